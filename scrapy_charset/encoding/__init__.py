@@ -1,0 +1,30 @@
+"""The WHATWG Encoding Standard: labels and decoders that match browsers byte for byte.
+
+Pure Python; never imports Scrapy.
+"""
+
+from .labels import (
+    ALL_ENCODINGS,
+    REPLACEMENT,
+    UTF_8,
+    UTF_16BE,
+    UTF_16LE,
+    WINDOWS_1252,
+    X_USER_DEFINED,
+    Encoding,
+    get_encoding,
+    lookup,
+)
+
+__all__ = [
+    "ALL_ENCODINGS",
+    "REPLACEMENT",
+    "UTF_8",
+    "UTF_16BE",
+    "UTF_16LE",
+    "WINDOWS_1252",
+    "X_USER_DEFINED",
+    "Encoding",
+    "get_encoding",
+    "lookup",
+]

@@ -1,0 +1,125 @@
+"""The Encoding Standard's encodings and labels, and its "get an encoding" algorithm."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .tables.labels_data import ENCODINGS
+
+# Nearest Python codec for each encoding, used for ``response.encoding`` (Scrapy encodes URLs
+# and form data with it) and as a fast path where it is proven identical to the spec's decoder.
+# ``exact`` claims Python's codec, with errors="replace", decodes every byte sequence exactly
+# as the spec's decoder does; tests/encoding sweep every byte/pointer to hold it to that.
+_PYTHON_CODECS: dict[str, tuple[str, bool]] = {
+    "UTF-8": ("utf-8", True),
+    "IBM866": ("cp866", True),
+    "ISO-8859-2": ("iso8859-2", True),
+    "ISO-8859-3": ("iso8859-3", False),
+    "ISO-8859-4": ("iso8859-4", True),
+    "ISO-8859-5": ("iso8859-5", True),
+    "ISO-8859-6": ("iso8859-6", False),
+    "ISO-8859-7": ("iso8859-7", False),
+    "ISO-8859-8": ("iso8859-8", False),
+    "ISO-8859-8-I": ("iso8859-8", False),
+    "ISO-8859-10": ("iso8859-10", True),
+    "ISO-8859-13": ("iso8859-13", True),
+    "ISO-8859-14": ("iso8859-14", True),
+    "ISO-8859-15": ("iso8859-15", True),
+    "ISO-8859-16": ("iso8859-16", True),
+    "KOI8-R": ("koi8-r", True),
+    "KOI8-U": ("koi8-u", False),
+    "macintosh": ("mac-roman", False),
+    "windows-874": ("cp874", False),
+    "windows-1250": ("cp1250", False),
+    "windows-1251": ("cp1251", False),
+    "windows-1252": ("cp1252", False),
+    "windows-1253": ("cp1253", False),
+    "windows-1254": ("cp1254", False),
+    "windows-1255": ("cp1255", False),
+    "windows-1256": ("cp1256", False),
+    "windows-1257": ("cp1257", False),
+    "windows-1258": ("cp1258", False),
+    "x-mac-cyrillic": ("mac-cyrillic", False),
+    "GBK": ("gbk", False),
+    "gb18030": ("gb18030", False),
+    "Big5": ("big5hkscs", False),
+    "EUC-JP": ("euc-jp", False),
+    "ISO-2022-JP": ("iso2022-jp", False),
+    "Shift_JIS": ("cp932", False),
+    "EUC-KR": ("cp949", False),
+    # The spec's "get an output encoding" turns these into UTF-8 for URLs and forms.
+    "replacement": ("utf-8", False),
+    "UTF-16BE": ("utf-16-be", False),
+    "UTF-16LE": ("utf-16-le", False),
+    "x-user-defined": ("latin-1", False),
+}
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """One encoding of the Encoding Standard.
+
+    ``name`` is the spec's name (``"Shift_JIS"``); ``python_codec`` the nearest Python codec
+    name (what Scrapy's ``response.encoding`` should hold); ``python_codec_exact`` whether that
+    codec decodes every input exactly as the spec's decoder does.
+    """
+
+    name: str
+    labels: tuple[str, ...] = field(repr=False, compare=False)
+    heading: str = field(repr=False, compare=False)
+    python_codec: str = field(repr=False, compare=False)
+    python_codec_exact: bool = field(repr=False, compare=False)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+ALL_ENCODINGS: tuple[Encoding, ...] = tuple(
+    Encoding(name, labels, heading, *_PYTHON_CODECS[name]) for name, heading, labels in ENCODINGS
+)
+BY_NAME: dict[str, Encoding] = {enc.name: enc for enc in ALL_ENCODINGS}
+_BY_LABEL: dict[str, Encoding] = {label: enc for enc in ALL_ENCODINGS for label in enc.labels}
+
+# ASCII whitespace per the Infra Standard; str.strip() alone would also strip e.g. U+00A0.
+_ASCII_WHITESPACE = "\t\n\f\r "
+# ASCII lowercase only: str.lower() would map U+212A KELVIN SIGN to "k" and make
+# "\u212aoi8-r" a label, which it is not.
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_LONGEST_LABEL = max(len(label) for label in _BY_LABEL)
+
+UTF_8 = BY_NAME["UTF-8"]
+UTF_16BE = BY_NAME["UTF-16BE"]
+UTF_16LE = BY_NAME["UTF-16LE"]
+WINDOWS_1252 = BY_NAME["windows-1252"]
+REPLACEMENT = BY_NAME["replacement"]
+X_USER_DEFINED = BY_NAME["x-user-defined"]
+
+
+def lookup(label: str | bytes) -> Encoding | None:
+    """The spec's "get an encoding": the encoding for ``label``, or ``None``.
+
+    ASCII whitespace around the label is ignored and matching is ASCII case-insensitive.
+    Anything that is not one of the standard's 228 labels gives ``None``, including names
+    Python knows (``utf-7``, ``latin_1``, ``cp037``). Bytes are read as ASCII; any other type
+    raises ``TypeError``.
+    """
+    if isinstance(label, (bytes, bytearray, memoryview)):
+        label = bytes(label).decode("latin-1")
+    elif not isinstance(label, str):
+        raise TypeError(f"encoding label must be str or bytes, not {type(label).__name__}")
+    # Bound the work on hostile input: whitespace aside, no label is longer than this.
+    if len(label) > _LONGEST_LABEL + 64:
+        label = label.strip(_ASCII_WHITESPACE)
+        if len(label) > _LONGEST_LABEL:
+            return None
+    return _BY_LABEL.get(label.strip(_ASCII_WHITESPACE).translate(_ASCII_LOWER))
+
+
+def get_encoding(name_or_label: str | Encoding) -> Encoding:
+    """The encoding named or labelled ``name_or_label``; ``LookupError`` if there is none."""
+    if isinstance(name_or_label, Encoding):
+        return name_or_label
+    enc = lookup(name_or_label)
+    if enc is None:
+        raise LookupError(f"not an Encoding Standard label: {name_or_label!r}")
+    return enc
