@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import threading
-from http import HTTPStatus
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
