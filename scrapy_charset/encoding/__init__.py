@@ -3,6 +3,7 @@
 Pure Python; never imports Scrapy.
 """
 
+from .decoders import BomMode, IncrementalDecoder, bom_sniff, decode
 from .labels import (
     ALL_ENCODINGS,
     REPLACEMENT,
@@ -24,7 +25,11 @@ __all__ = [
     "UTF_16LE",
     "WINDOWS_1252",
     "X_USER_DEFINED",
+    "BomMode",
     "Encoding",
+    "IncrementalDecoder",
+    "bom_sniff",
+    "decode",
     "get_encoding",
     "lookup",
 ]

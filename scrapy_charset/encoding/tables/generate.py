@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -41,9 +42,117 @@ def render_labels(source: Path = WHATWG) -> str:
     return "\n".join(lines) + "\n"
 
 
+# Index files of the multi-byte encodings, by the module name they are written to.
+MULTI_BYTE_INDEXES: dict[str, str] = {
+    "index_big5_data.py": "index-big5.txt",
+    "index_euc_kr_data.py": "index-euc-kr.txt",
+    "index_gb18030_data.py": "index-gb18030.txt",
+    "index_jis0208_data.py": "index-jis0208.txt",
+    "index_jis0212_data.py": "index-jis0212.txt",
+    "index_iso_2022_jp_katakana_data.py": "index-iso-2022-jp-katakana.txt",
+}
+# Written for a pointer the index has no code point for ("null"); no index maps to U+0000.
+NULL = "\x00"
+_LINE_CHARS = 48
+
+
+def read_index(path: Path) -> dict[int, int]:
+    """An index file as pointer -> code point (comment and blank lines skipped)."""
+    index: dict[int, int] = {}
+    # split("\n"), not splitlines(): the character column holds U+0085 and U+2028.
+    for line in path.read_text("utf-8").split("\n"):
+        if not line.strip() or line.startswith("#"):
+            continue
+        pointer, code_point = line.split()[:2]
+        index[int(pointer)] = int(code_point, 16)
+    return index
+
+
+def index_string(index: dict[int, int], length: int | None = None) -> str:
+    """The index as a string: character ``pointer`` is its code point, or NULL."""
+    size = max(index) + 1 if length is None else length
+    return "".join(chr(index[p]) if p in index else NULL for p in range(size))
+
+
+def _escape_char(ch: str) -> str:
+    # Keep printable letters readable; escape anything a tokenizer or editor could trip on
+    # (controls, quotes, combining marks, right-to-left letters, format characters).
+    cp = ord(ch)
+    if ch in "\\\"" or not ch.isprintable() or (cp >= 0x80 and _risky(ch)):
+        if cp <= 0xFF:
+            return f"\\x{cp:02x}"
+        if cp <= 0xFFFF:
+            return f"\\u{cp:04x}"
+        return f"\\U{cp:08x}"
+    return ch
+
+
+def _risky(ch: str) -> bool:
+    return (
+        unicodedata.category(ch)[0] in "MCZ"
+        or unicodedata.bidirectional(ch) in ("R", "AL", "RLE", "RLO", "LRE", "LRO", "PDF")
+    )
+
+
+def string_literal_lines(value: str, indent: str = "    ") -> list[str]:
+    """``value`` as implicitly concatenated string literals, a fixed number of characters a line."""
+    lines = []
+    for start in range(0, len(value), _LINE_CHARS):
+        chunk = value[start : start + _LINE_CHARS]
+        lines.append(indent + '"' + "".join(_escape_char(ch) for ch in chunk) + '"')
+    return lines or [indent + '""']
+
+
+def render_index(filename: str, source: Path = WHATWG) -> str:
+    """One multi-byte index as a string indexed by pointer."""
+    index = read_index(source / filename)
+    lines = [HEADER, f"# {filename}: character at a pointer is its code point; U+0000 is null.", ""]
+    lines.append("INDEX: str = (")
+    lines += string_literal_lines(index_string(index))
+    lines.append(")")
+    return "\n".join(lines) + "\n"
+
+
+def single_byte_index_file(name: str) -> str:
+    # ISO-8859-8-I is ISO-8859-8 with a different directionality; the spec gives them one index.
+    return "index-iso-8859-8.txt" if name == "ISO-8859-8-I" else f"index-{name.lower()}.txt"
+
+
+def render_single_byte(source: Path = WHATWG) -> str:
+    """Every single-byte encoding's index: 128 characters for bytes 0x80 to 0xFF."""
+    groups = json.loads((source / "encodings.json").read_text("utf-8"))
+    lines = [HEADER, "# name -> characters for bytes 0x80..0xFF; U+0000 is null.", ""]
+    lines.append("SINGLE_BYTE: dict[str, str] = {")
+    for group in groups:
+        if group["heading"] != "Legacy single-byte encodings":
+            continue
+        for enc in group["encodings"]:
+            index = read_index(source / single_byte_index_file(enc["name"]))
+            lines.append(f"    {enc['name']!r}: (")
+            lines += string_literal_lines(index_string(index, 128), "        ")
+            lines.append("    ),")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def render_gb18030_ranges(source: Path = WHATWG) -> str:
+    """index gb18030 ranges as (pointer, code point) pairs in pointer order."""
+    index = read_index(source / "index-gb18030-ranges.txt")
+    lines = [HEADER, "# index gb18030 ranges: (pointer, code point), ascending pointers.", ""]
+    lines.append("RANGES: tuple[tuple[int, int], ...] = (")
+    lines += [f"    ({pointer}, 0x{index[pointer]:04X})," for pointer in sorted(index)]
+    lines.append(")")
+    return "\n".join(lines) + "\n"
+
+
 def outputs(source: Path = WHATWG) -> dict[str, str]:
     """File name -> content of every generated module."""
-    return {"labels_data.py": render_labels(source)}
+    result = {"labels_data.py": render_labels(source)}
+    result["single_byte_data.py"] = render_single_byte(source)
+    result["gb18030_ranges_data.py"] = render_gb18030_ranges(source)
+    for module, filename in MULTI_BYTE_INDEXES.items():
+        result[module] = render_index(filename, source)
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:

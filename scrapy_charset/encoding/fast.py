@@ -1,0 +1,189 @@
+"""Fast decoders built on CPython's C codecs, each proven identical to :mod:`.reference`.
+
+- Single-byte encodings and x-user-defined: ``codecs.charmap_decode`` with a 256-character
+  table made from the index (U+FFFD where the index has no code point).
+- UTF-8 and UTF-16BE/LE: Python's codecs with ``errors="replace"``; CPython replaces maximal
+  subparts, which is the spec's error recovery (tests/encoding sweep every short sequence).
+- The CJK encodings: see :mod:`.cjk`.
+
+Streaming (``StreamDecoder``) holds back the bytes after the last point where the spec's
+decoder is known to be in its initial state, so chunked output equals one-shot output.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from functools import cache
+from typing import Protocol
+
+from . import reference
+from .labels import Encoding
+from .tables.single_byte_data import SINGLE_BYTE
+
+_ASCII = "".join(map(chr, range(0x80)))
+
+
+@cache
+def charmap_table(encoding_name: str) -> str:
+    """The 256-character decoding table of a single-byte encoding or x-user-defined."""
+    if encoding_name == "x-user-defined":
+        return _ASCII + "".join(chr(0xF780 + b - 0x80) for b in range(0x80, 0x100))
+    return _ASCII + SINGLE_BYTE[encoding_name].replace("\x00", "\ufffd")
+
+
+def _decode_charmap(data: bytes, encoding_name: str) -> str:
+    # No table entry is undefined, so "strict" never raises.
+    return codecs.charmap_decode(data, "strict", charmap_table(encoding_name))[0]
+
+
+def decode_without_bom(data: bytes, encoding: Encoding) -> str:
+    """The spec's *decode without BOM* (error mode replacement), fast."""
+    name = encoding.name
+    if name == "UTF-8":
+        return data.decode("utf-8", "replace")
+    if name == "UTF-16LE":
+        return data.decode("utf-16-le", "replace")
+    if name == "UTF-16BE":
+        return data.decode("utf-16-be", "replace")
+    if name == "replacement":
+        return "\ufffd" if data else ""
+    if name in SINGLE_BYTE or name == "x-user-defined":
+        return _decode_charmap(data, name)
+    from . import cjk
+
+    return cjk.decode(data, encoding)
+
+
+class StreamDecoder(Protocol):
+    def decode(self, data: bytes, final: bool) -> str: ...
+
+
+class _Stateless:
+    """Single-byte encodings: every byte is a whole character."""
+
+    def __init__(self, encoding: Encoding) -> None:
+        self._encoding = encoding
+
+    def decode(self, data: bytes, final: bool) -> str:
+        return decode_without_bom(data, self._encoding)
+
+
+class _Replacement:
+    """replacement: one U+FFFD for a whole non-empty stream."""
+
+    def __init__(self) -> None:
+        self._error_returned = False
+
+    def decode(self, data: bytes, final: bool) -> str:
+        if data and not self._error_returned:
+            self._error_returned = True
+            return "\ufffd"
+        return ""
+
+
+class _HoldBack:
+    """Decode up to the last safe cut; keep the rest for the next chunk."""
+
+    def __init__(self, encoding: Encoding) -> None:
+        self._encoding = encoding
+        self._pending = b""
+
+    def decode(self, data: bytes, final: bool) -> str:
+        data = self._pending + data if self._pending else data
+        if final:
+            self._pending = b""
+            return decode_without_bom(data, self._encoding)
+        cut = safe_cut(data, self._encoding)
+        self._pending = data[cut:]
+        return decode_without_bom(data[:cut], self._encoding)
+
+
+class _Reference:
+    """The spec-literal decoder run on a stream (used for ISO-2022-JP)."""
+
+    def __init__(self, encoding: Encoding) -> None:
+        self._decoder = reference.new_decoder(encoding)
+        self._queue = reference.IOQueue(b"", ended=False)
+
+    def decode(self, data: bytes, final: bool) -> str:
+        self._queue.push(data, ended=final)
+        output: list[str] = []
+        reference.process_queue(self._decoder, self._queue, output)
+        return "".join(output)
+
+
+def stream_decoder(encoding: Encoding) -> StreamDecoder:
+    """A new streaming decoder for ``encoding``."""
+    name = encoding.name
+    if name == "replacement":
+        return _Replacement()
+    if name in SINGLE_BYTE or name == "x-user-defined":
+        return _Stateless(encoding)
+    if name == "ISO-2022-JP":
+        return _Reference(encoding)
+    return _HoldBack(encoding)
+
+
+# The last byte after which the decoder is surely in its initial state: a byte below the
+# lowest trail byte is either a character of its own or ends an error (the spec restores it
+# and then reads it as ASCII).
+_SAFE_BYTES: dict[str, re.Pattern[bytes]] = {
+    "Shift_JIS": re.compile(rb"[\x00-\x3f]"),
+    "Big5": re.compile(rb"[\x00-\x3f]"),
+    "EUC-KR": re.compile(rb"[\x00-\x40]"),
+    "GBK": re.compile(rb"[\x00-\x2f]"),
+    "gb18030": re.compile(rb"[\x00-\x2f]"),
+    "EUC-JP": re.compile(rb"[\x00-\x7f]"),
+}
+_TAIL = 4096
+# Without any safe byte, find a boundary with the reference decoder once this much is pending.
+_MAX_PENDING = 1 << 16
+
+
+def safe_cut(data: bytes, encoding: Encoding) -> int:
+    """A position in ``data`` where the spec's decoder (started at 0) is in its initial state.
+
+    Decoding ``data[:cut]`` and ``data[cut:]`` separately gives the same text as decoding
+    ``data`` whole. The cut is as late as cheaply possible.
+    """
+    name = encoding.name
+    n = len(data)
+    if name == "UTF-8":
+        # Before any byte that is not a continuation byte the decoder is reset: the spec
+        # restores such a byte after an incomplete sequence, and end-of-queue gives the same
+        # single error. Four continuation bytes in a row cannot leave a sequence open.
+        for i in range(n - 1, max(n - 5, -1), -1):
+            if not 0x80 <= data[i] <= 0xBF:
+                return i
+        return n
+    if name in ("UTF-16LE", "UTF-16BE"):
+        cut = n - n % 2
+        if cut >= 2:
+            high = data[cut - 1] if name == "UTF-16LE" else data[cut - 2]
+            if 0xD8 <= high <= 0xDB:  # a leading surrogate waits for its trail
+                cut -= 2
+        return cut
+    pattern = _SAFE_BYTES[name]
+    start = max(0, n - _TAIL)
+    while True:
+        tail = data[start:][::-1]
+        match = pattern.search(tail)
+        if match is not None:
+            return n - match.start()
+        if start == 0:
+            break
+        start = max(0, start - 16 * _TAIL)
+    if n < _MAX_PENDING:
+        return 0
+    return _reference_boundary(data, encoding)
+
+
+def _reference_boundary(data: bytes, encoding: Encoding) -> int:
+    """The last initial-state position before the final few bytes, found by the spec decoder."""
+    decoder = reference.new_decoder(encoding)
+    pos = 0
+    limit = len(data) - 8
+    while pos < limit:
+        _, pos = reference.step_from(decoder, data, pos)
+    return pos
