@@ -1,0 +1,158 @@
+"""The demo: its bundled site (real bytes, real encodings) and `python -m scrapy_charset demo`."""
+
+from __future__ import annotations
+
+import codecs
+import http.client
+import shutil
+from pathlib import Path
+
+import pytest
+
+from scrapy_charset.tools.demo import display_width, fit, printable
+from scrapy_charset.tools.demo_site import PAGES, DemoPage, encode_windows_1252, serve
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def page(slug: str) -> DemoPage:
+    (found,) = [p for p in PAGES if p.slug == slug]
+    return found
+
+
+def fetch(base_url: str, path: str) -> http.client.HTTPResponse:
+    host, port = base_url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    connection.request("GET", path)
+    return connection.getresponse()
+
+
+# -- the bundled pages are the real failure modes, in real bytes -------------------------------
+
+
+def test_shift_jis_price_range_is_the_wave_dash_byte_pair() -> None:
+    body = page("shift-jis-wave-dash").body
+    assert b"1,000\x81\x602,000" in body
+    # Browsers (and cp932) read 81 60 as U+FF5E; Python's strict shift_jis says U+301C.
+    assert "1,000～2,000" in body.decode("cp932")
+    assert "1,000\u301c2,000" in body.decode("shift_jis")
+
+
+def test_gb2312_page_needs_gbk() -> None:
+    body = page("gb2312-gbk-only").body
+    with pytest.raises(UnicodeDecodeError):
+        body.decode("gb2312")
+    assert "朱镕基 喆 堃" in body.decode("gbk")
+
+
+def test_euc_kr_page_needs_uhc() -> None:
+    body = page("euc-kr-uhc").body
+    with pytest.raises(UnicodeDecodeError):
+        body.decode("euc_kr")
+    assert "똠방각하" in body.decode("cp949")
+
+
+def test_iso_8859_1_page_has_euro_as_byte_80() -> None:
+    demo = page("iso-8859-1-euro")
+    assert demo.content_type == "text/html; charset=ISO-8859-1"
+    assert b"25 \x80 \x96" in demo.body
+    assert "25 \x80 \x96" in demo.body.decode("latin-1")  # what the label says
+    assert "25 € –" in demo.body.decode("cp1252")  # what browsers show
+
+
+def test_windows_1252_page_has_bytes_cp1252_leaves_undefined() -> None:
+    body = page("windows-1252-c1").body
+    assert b"Gr\xf6\xdfe \x81 Ma\xdf \x8d" in body
+    with pytest.raises(UnicodeDecodeError):
+        body.decode("cp1252")
+    assert "Größe \x81 Maß \x8d" in body.decode("latin-1")
+
+
+def test_encode_windows_1252_fills_only_the_five_holes() -> None:
+    assert encode_windows_1252("€\x81\x8d\x8f\x90\x9d") == b"\x80\x81\x8d\x8f\x90\x9d"
+    with pytest.raises(UnicodeEncodeError):
+        encode_windows_1252("\x80")  # U+0080 has no windows-1252 byte
+
+
+def test_late_meta_pages_declare_past_the_prescan() -> None:
+    assert page("late-meta").body.find(b'<meta charset="windows-1251">') > 1024
+    assert page("meta-after-4k").body.find(b'<meta charset="windows-1250">') > 4096
+
+
+def test_undeclared_and_bom_pages_carry_no_declaration() -> None:
+    for slug in ("shift-jis-undeclared", "utf8-bom"):
+        demo = page(slug)
+        assert demo.content_type == "text/html"
+        assert b"charset" not in demo.body
+    assert page("utf8-bom").body.startswith(codecs.BOM_UTF8)
+
+
+def test_every_page_holds_its_expected_text_in_title_and_p() -> None:
+    assert len({p.slug for p in PAGES}) == len(PAGES)
+    for demo in PAGES:
+        markup = demo.body.decode("latin-1")
+        assert "<title>" in markup and '<p id="s">' in markup, demo.slug
+
+
+# -- the local server ------------------------------------------------------------------------
+
+
+def test_server_sends_the_exact_bytes_and_header() -> None:
+    with serve() as site:
+        for demo in PAGES:
+            response = fetch(site.base_url, demo.path)
+            assert response.status == 200
+            assert response.getheader("Content-Type") == demo.content_type
+            assert response.read() == demo.body
+        index = fetch(site.base_url, "/").read().decode("ascii")
+        assert all(f'href="{demo.path}"' in index for demo in PAGES)
+        missing = fetch(site.base_url, "/nope.html")
+        assert missing.status == 404
+        missing.read()
+
+
+# -- terminal output helpers -----------------------------------------------------------------
+
+
+def test_printable_escapes_control_characters_only() -> None:
+    assert printable("Größe \x81 Maß \x8d\t") == "Größe \\x81 Maß \\x8d\\x09"
+    assert printable("価格 �") == "価格 �"
+    assert printable(None) == "(nothing)"
+
+
+def test_fit_counts_wide_characters_as_two_columns() -> None:
+    assert display_width("JRA日本") == 7
+    assert fit("日本語", 8) == "日本語  "
+    cut = fit("日本中央競馬会", 8)
+    assert display_width(cut) == 8 and cut.startswith("日本中") and "…" in cut
+
+
+# -- the expected text is what a real browser shows ------------------------------------------
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(_chromium() is None, reason="needs a Chromium binary on PATH")
+def test_expected_text_is_what_chromium_shows() -> None:
+    playwright = pytest.importorskip("playwright.sync_api")
+    args = [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ]
+    with serve() as site, playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=_chromium(), args=args)
+        try:
+            tab = browser.new_page()
+            for demo in PAGES:
+                tab.goto(site.url(demo))
+                shown = tab.evaluate("[document.title, document.getElementById('s').textContent]")
+                assert shown == [demo.expected, demo.expected], demo.slug
+        finally:
+            browser.close()
