@@ -1,0 +1,203 @@
+"""The charset of a ``Content-Type`` header, as the Fetch Standard reads it.
+
+Implements Fetch's "get, decode, and split" and "extract a MIME type", MIME Sniffing's
+"parse a MIME type", and Encoding's "legacy extract an encoding". Every step is linear in the
+length of the header, so a hostile megabyte-long header costs time in proportion only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..encoding import Encoding, lookup
+
+HeaderInput = str | bytes | bytearray | memoryview | Iterable[str | bytes | bytearray | memoryview]
+
+# Fetch: HTTP whitespace is TAB, LF, CR and SPACE; "HTTP tab or space" is TAB and SPACE.
+_HTTP_WHITESPACE = "\t\n\r "
+_HTTP_TAB_OR_SPACE = "\t "
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_QUOTED_STRING_TOKEN = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
+_NOT_QUOTE_OR_COMMA = re.compile(r'[^",]*')
+# The body of an HTTP quoted string after its opening quote: runs of plain code points, each
+# escape a backslash plus one code point. Stops at the closing quote, a lone final backslash
+# or the end. The alternatives start with different code points, so matching is linear.
+_QUOTED_BODY = re.compile(r'[^"\\]*(?:\\[\s\S][^"\\]*)*')
+_ESCAPE = re.compile(r"\\([\s\S])")
+# After ";", HTTP whitespace is skipped; a parameter with an empty name followed by ";" is
+# skipped whole, so a run of ";" and whitespace is one step (same result, linear time).
+_PARAMETER_START = re.compile(r"[;\t\n\r ]*")
+_NOT_SEMICOLON_OR_EQUALS = re.compile(r"[^;=]*")
+_NOT_SEMICOLON = re.compile(r"[^;]*")
+
+
+@dataclass(frozen=True)
+class MimeType:
+    """A parsed MIME type: lowercase ``type`` and ``subtype``, and its ``parameters``."""
+
+    type: str
+    subtype: str
+    parameters: dict[str, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def essence(self) -> str:
+        return f"{self.type}/{self.subtype}"
+
+
+def _ascii_lower(text: str) -> str:
+    return text.translate(_ASCII_LOWER)
+
+
+def collect_http_quoted_string(text: str, position: int, *, extract_value: bool) -> tuple[str, int]:
+    """Fetch's "collect an HTTP quoted string" from the ``"`` at ``position``.
+
+    Returns the collected string and the position after it.
+    """
+    end = _QUOTED_BODY.match(text, position + 1).end()  # type: ignore[union-attr]
+    body = text[position + 1 : end]
+    trailing_backslash = ""
+    if end < len(text):
+        if text[end] == "\\":
+            # A backslash at the very end escapes nothing and is kept as is.
+            trailing_backslash = "\\"
+            end = len(text)
+        else:
+            end += 1  # the closing quote
+    if not extract_value:
+        return text[position:end], end
+    return _ESCAPE.sub(r"\1", body) + trailing_backslash, end
+
+
+def split_header_value(value: str) -> list[str]:
+    """Fetch's "get, decode, and split" on an already combined, decoded header value."""
+    values: list[str] = []
+    pieces: list[str] = []
+    position = 0
+    length = len(value)
+    while True:
+        run = _NOT_QUOTE_OR_COMMA.match(value, position).end()  # type: ignore[union-attr]
+        pieces.append(value[position:run])
+        position = run
+        if position < length and value[position] == '"':
+            quoted, position = collect_http_quoted_string(value, position, extract_value=False)
+            pieces.append(quoted)
+            if position < length:
+                continue
+        values.append("".join(pieces).strip(_HTTP_TAB_OR_SPACE))
+        pieces = []
+        if position >= length:
+            return values
+        position += 1  # the comma
+
+
+def parse_mime_type(text: str) -> MimeType | None:
+    """MIME Sniffing's "parse a MIME type"; ``None`` for failure."""
+    text = text.strip(_HTTP_WHITESPACE)
+    slash = text.find("/")
+    if slash <= 0 or not _TOKEN.fullmatch(text, 0, slash):
+        return None
+    semicolon = text.find(";", slash + 1)
+    subtype_end = len(text) if semicolon < 0 else semicolon
+    subtype = text[slash + 1 : subtype_end].rstrip(_HTTP_WHITESPACE)
+    if not subtype or not _TOKEN.fullmatch(subtype):
+        return None
+    mime = MimeType(_ascii_lower(text[:slash]), _ascii_lower(subtype))
+    parameters = mime.parameters
+    position = subtype_end
+    length = len(text)
+    while position < length:
+        # Steps: skip ";" and HTTP whitespace, collect the name up to ";" or "=".
+        position = _PARAMETER_START.match(text, position).end()  # type: ignore[union-attr]
+        name_end = _NOT_SEMICOLON_OR_EQUALS.match(text, position).end()  # type: ignore[union-attr]
+        name = _ascii_lower(text[position:name_end])
+        position = name_end
+        if position < length:
+            if text[position] == ";":
+                continue
+            position += 1  # the "="
+        if position >= length:
+            break
+        if text[position] == '"':
+            value, position = collect_http_quoted_string(text, position, extract_value=True)
+            position = _NOT_SEMICOLON.match(text, position).end()  # type: ignore[union-attr]
+        else:
+            value_end = _NOT_SEMICOLON.match(text, position).end()  # type: ignore[union-attr]
+            value = text[position:value_end].rstrip(_HTTP_WHITESPACE)
+            position = value_end
+            if not value:
+                continue
+        if (
+            name
+            and name not in parameters
+            and _TOKEN.fullmatch(name)
+            and _QUOTED_STRING_TOKEN.fullmatch(value)
+        ):
+            parameters[name] = value
+    return mime
+
+
+def extract_mime_type(values: Iterable[str]) -> MimeType | None:
+    """Fetch's "extract a MIME type" over the split ``Content-Type`` values."""
+    charset: str | None = None
+    essence: str | None = None
+    mime: MimeType | None = None
+    for value in values:
+        candidate = parse_mime_type(value)
+        if candidate is None or candidate.essence == "*/*":
+            continue
+        mime = candidate
+        if candidate.essence != essence:
+            charset = candidate.parameters.get("charset")
+            essence = candidate.essence
+        elif "charset" not in candidate.parameters and charset is not None:
+            candidate.parameters["charset"] = charset
+    return mime
+
+
+def combine_header_values(content_type: object) -> str | None:
+    """The header list's combined value: values isomorphic-decoded and joined with ", ".
+
+    Accepts ``None``, ``str``, bytes-like, or an iterable of those; anything else counts as
+    no header.
+    """
+    if content_type is None:
+        return None
+    if isinstance(content_type, (str, bytes, bytearray, memoryview)):
+        items: Iterable[object] = (content_type,)
+    elif isinstance(content_type, Iterable):
+        items = content_type
+    else:
+        return None
+    decoded: list[str] = []
+    for item in items:
+        if isinstance(item, str):
+            decoded.append(item)
+        elif isinstance(item, (bytes, bytearray, memoryview)):
+            decoded.append(bytes(item).decode("latin-1"))
+    return ", ".join(decoded) if decoded else None
+
+
+def legacy_extract_encoding(mime: MimeType | None) -> tuple[str, Encoding | None] | None:
+    """Encoding's "legacy extract an encoding": the charset label and its encoding.
+
+    ``None`` when there is no ``charset`` parameter; the encoding is ``None`` for a label that
+    is not one of the Encoding Standard's (such as ``utf-7``), which the caller must ignore.
+    """
+    if mime is None:
+        return None
+    label = mime.parameters.get("charset")
+    if label is None:
+        return None
+    return label, lookup(label)
+
+
+def charset_from_content_type(content_type: object) -> tuple[str, Encoding | None] | None:
+    """The charset a browser reads from ``Content-Type`` header value(s)."""
+    combined = combine_header_values(content_type)
+    if combined is None:
+        return None
+    return legacy_extract_encoding(extract_mime_type(split_header_value(combined)))

@@ -1,0 +1,166 @@
+"""Chromium's ``<meta>`` charset scan, which goes on past the first 1,024 bytes.
+
+Chromium tokenizes the start of the document (read as windows-1252) and honours the first
+``<meta>`` charset it meets until it has left ``<head>`` — met a tag not allowed there — *and*
+consumed 1,024 bytes. Tags in ``<script>``, ``<style>``, ``<title>`` and the other raw-text
+elements are not tags, and comments hide what they contain. Every step here jumps with a
+compiled pattern or ``find`` and consumes at least one byte, so the scan is linear.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from ..encoding import lookup
+from .prescan import PRESCAN_LIMIT, MetaDeclaration, _prescan_substitute, extract_encoding_from_meta
+
+# Tags that keep the scanner "in head" (start or end tags), and html/head start tags.
+_HEAD_TAGS = frozenset(
+    (b"script", b"noscript", b"style", b"link", b"meta", b"object", b"title", b"base")
+)
+_HEAD_START_ONLY = frozenset((b"html", b"head"))
+# Elements whose content the tokenizer reads as text up to the matching end tag.
+_RAW_TEXT = frozenset(
+    (b"script", b"style", b"title", b"textarea", b"xmp", b"iframe", b"noembed", b"noframes")
+)
+
+_TAG_NAME = re.compile(rb"[^\t\n\x0c\r />]*")
+_BEFORE_ATTRIBUTE = re.compile(rb"[\t\n\x0c\r /]*")
+_ATTRIBUTE_NAME_REST = re.compile(rb"[^\t\n\x0c\r /=>]*")
+_WHITESPACE = re.compile(rb"[\t\n\x0c\r ]*")
+_UNQUOTED_VALUE = re.compile(rb"[^\t\n\x0c\r >]*")
+_COMMENT_END = re.compile(rb"--!?>")
+
+
+@dataclass(frozen=True)
+class _Tag:
+    name: bytes
+    end_tag: bool
+    attributes: dict[bytes, bytes]
+
+
+def _read_tag(data: bytes, position: int, end_tag: bool) -> tuple[_Tag, int] | None:
+    """Tokenize the tag whose name starts at ``position``; ``None`` if the input ends first."""
+    length = len(data)
+    name_end = _TAG_NAME.match(data, position).end()  # type: ignore[union-attr]
+    name = data[position:name_end].lower()
+    position = name_end
+    attributes: dict[bytes, bytes] = {}
+    while True:
+        position = _BEFORE_ATTRIBUTE.match(data, position).end()  # type: ignore[union-attr]
+        if position >= length:
+            return None
+        if data[position] == 0x3E:
+            return _Tag(name, end_tag, attributes), position + 1
+        # An attribute name; its first byte may even be "=".
+        attr_end = _ATTRIBUTE_NAME_REST.match(data, position + 1).end()  # type: ignore[union-attr]
+        attr_name = data[position:attr_end].lower()
+        position = _WHITESPACE.match(data, attr_end).end()  # type: ignore[union-attr]
+        value = b""
+        if position < length and data[position] == 0x3D:
+            position = _WHITESPACE.match(data, position + 1).end()  # type: ignore[union-attr]
+            if position >= length:
+                return None
+            quote = data[position]
+            if quote in b"\"'":
+                close = data.find(bytes((quote,)), position + 1)
+                if close < 0:
+                    return None
+                value = data[position + 1 : close]
+                position = close + 1
+            elif quote != 0x3E:
+                value_end = _UNQUOTED_VALUE.match(data, position).end()  # type: ignore[union-attr]
+                value = data[position:value_end]
+                position = value_end
+        # The tokenizer drops a repeated attribute; the first one counts.
+        attributes.setdefault(attr_name, value)
+
+
+def _meta_charset(attributes: dict[bytes, bytes], end: int) -> MetaDeclaration | None:
+    """Chromium's reading of a ``<meta>``'s attributes: the first of ``charset`` and a
+    ``content`` charset wins; ``content`` counts only with ``http-equiv=content-type``."""
+    got_pragma = attributes.get(b"http-equiv", b"").lower() == b"content-type"
+    for name, value in attributes.items():
+        if name == b"charset":
+            label = value.decode("latin-1").strip("\t\n\x0c\r ")
+            return MetaDeclaration(label, _prescan_substitute(lookup(label)), end)
+        if name == b"content":
+            extracted = extract_encoding_from_meta(value)
+            if extracted is not None and extracted[0]:
+                if not got_pragma:
+                    return None
+                label, encoding = extracted
+                return MetaDeclaration(label, _prescan_substitute(encoding), end)
+    return None
+
+
+@cache
+def _end_tag_pattern(name: bytes) -> re.Pattern[bytes]:
+    return re.compile(rb"</" + re.escape(name) + rb"[\t\n\x0c\r />]", re.IGNORECASE)
+
+
+def _raw_text_end(data: bytes, position: int, name: bytes) -> int:
+    """Where the text of a raw-text element ends: at its end tag, or the end of input."""
+    found = _end_tag_pattern(name).search(data, position)
+    return len(data) if found is None else found.start()
+
+
+def scan_meta_like_chromium(
+    data: bytes, unconditional: int = PRESCAN_LIMIT
+) -> tuple[MetaDeclaration | None, list[MetaDeclaration]]:
+    """The first ``<meta>`` charset with a known label Chromium's scan meets, and the
+    declarations with unknown labels it passed on the way."""
+    length = len(data)
+    position = 0
+    in_head = True
+    ignored: list[MetaDeclaration] = []
+    while position < length:
+        if not in_head and position >= unconditional:
+            break
+        lt = data.find(b"<", position)
+        if lt < 0:
+            break
+        if not in_head and lt >= unconditional:
+            break  # the text before this "<" is a token that ends the scan
+        nxt = data[lt + 1 : lt + 2]
+        if nxt.isalpha() or (nxt == b"/" and data[lt + 2 : lt + 3].isalpha()):
+            end_tag = nxt == b"/"
+            read = _read_tag(data, lt + (2 if end_tag else 1), end_tag)
+            if read is None:
+                break
+            tag, position = read
+            if not end_tag and tag.name == b"meta":
+                declaration = _meta_charset(tag.attributes, position)
+                if declaration is not None:
+                    if declaration.encoding is not None:
+                        return declaration, ignored
+                    ignored.append(declaration)
+            if tag.name not in _HEAD_TAGS and (end_tag or tag.name not in _HEAD_START_ONLY):
+                in_head = False
+            if not end_tag:
+                if tag.name == b"plaintext":
+                    break
+                if tag.name in _RAW_TEXT:
+                    position = _raw_text_end(data, position, tag.name)
+        elif data.startswith(b"<!--", lt):
+            # "<!-->" and "<!--->" close at once; otherwise the first "-->" or "--!>".
+            if data.startswith(b"<!-->", lt) or data.startswith(b"<!--->", lt):
+                position = data.find(b">", lt + 4) + 1
+                continue
+            found = _COMMENT_END.search(data, lt + 4)
+            if found is None:
+                break
+            position = found.end()
+        elif nxt in (b"!", b"?", b"/"):
+            if data.startswith(b"</>", lt):
+                position = lt + 3
+                continue
+            close = data.find(b">", lt + 2)
+            if close < 0:
+                break
+            position = close + 1
+        else:
+            position = lt + 1
+    return None, ignored

@@ -1,0 +1,225 @@
+"""The encoding sniffing algorithm in browser order, with a record of which rule decided.
+
+Order: forced encoding, BOM, ``Content-Type`` charset (both "certain"), then the HTML
+Standard's ``<meta>`` prescan of the first 1,024 bytes, Chromium's continued ``<meta>`` scan
+while in ``<head>``, the XML declaration, UTF-8 validity, statistical detection, and the
+locale default chosen from the URL's TLD, else windows-1252 (all "tentative").
+"""
+
+from __future__ import annotations
+
+from ..encoding import (
+    UTF_8,
+    UTF_16BE,
+    UTF_16LE,
+    WINDOWS_1252,
+    Encoding,
+    lookup,
+)
+from .content_type import charset_from_content_type
+from .decision import Decision, Declaration, Source
+from .detect import DEFAULT_DETECTOR, Detector, fast_path
+from .late_meta import scan_meta_like_chromium
+from .prescan import PRESCAN_LIMIT, get_xml_encoding, iter_meta_declarations, utf16_xml_declaration
+from .tld import tld_default, tld_of
+
+_BOMS: tuple[tuple[bytes, Encoding], ...] = (
+    (b"\xef\xbb\xbf", UTF_8),
+    (b"\xfe\xff", UTF_16BE),
+    (b"\xff\xfe", UTF_16LE),
+)
+
+
+def _bom_sniff(data: bytes) -> Encoding | None:
+    # Encoding Standard "BOM sniff": UTF-8, UTF-16BE and UTF-16LE byte order marks only.
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return encoding
+    return None
+
+
+def _as_bytes(body: object) -> bytes:
+    if isinstance(body, bytes):
+        return body
+    if isinstance(body, (bytearray, memoryview)):
+        return bytes(body)
+    if body is None:
+        return b""
+    raise TypeError(f"body must be bytes-like, not {type(body).__name__}")
+
+
+def _resolve_forced(forced: Encoding | str | bytes) -> tuple[str, Encoding | None]:
+    if isinstance(forced, Encoding):
+        return forced.name, forced
+    if isinstance(forced, (bytes, bytearray)):
+        forced = bytes(forced).decode("latin-1")
+    label = str(forced)
+    return label, lookup(label)
+
+
+def _document_declarations(head: bytes) -> list[Declaration]:
+    """The in-document declarations of the first 1,024 bytes, in the order the prescan
+    meets them: the first ``<meta>`` with a known label (and unknown ones before it), else
+    the XML declaration."""
+    found: list[Declaration] = []
+    utf16 = utf16_xml_declaration(head)
+    if utf16 is not None:
+        return [Declaration(Source.XML_DECLARATION, "<?x", utf16)]
+    for meta in iter_meta_declarations(head):
+        found.append(Declaration(Source.META, meta.label, meta.encoding))
+        if meta.encoding is not None:
+            return found
+    xml = get_xml_encoding(head)
+    if xml is not None:
+        found.append(Declaration(Source.XML_DECLARATION, xml[0], xml[1]))
+    return found
+
+
+def _lost(declarations: list[Declaration], winner: Encoding) -> tuple[Declaration, ...]:
+    # A declaration lost when it named another encoding or one that does not exist.
+    return tuple(d for d in declarations if d.encoding is None or d.encoding != winner)
+
+
+def sniff(
+    body: bytes,
+    content_type: object = None,
+    *,
+    url: str | None = None,
+    forced: Encoding | str | None = None,
+    detector: Detector | None = DEFAULT_DETECTOR,
+    tld_hint: bool = True,
+) -> Decision:
+    """The encoding a browser uses for the HTML ``body`` and the rule that decided it.
+
+    ``content_type`` is the ``Content-Type`` header: ``None``, ``str``, ``bytes`` or a
+    sequence of those (several header values). ``url`` gives the TLD used as a detection hint
+    and locale default (unless ``tld_hint`` is false). ``forced`` (an :class:`Encoding` or
+    label) wins over everything; an unknown forced label is reported in ``overridden`` and
+    ignored. ``detector=None`` turns statistical detection off.
+    """
+    data = _as_bytes(body)
+    head = data[:PRESCAN_LIMIT]
+    losers: list[Declaration] = []
+
+    header = charset_from_content_type(content_type)
+    header_declaration = (
+        Declaration(Source.HEADER, header[0], header[1]) if header is not None else None
+    )
+
+    def certain(encoding: Encoding, source: Source, label: str | None) -> Decision:
+        # The later rules did not run; report what they would have said when it differs.
+        others = list(losers)
+        if header_declaration is not None and source is not Source.HEADER:
+            others.append(header_declaration)
+        if encoding not in (UTF_16LE, UTF_16BE) or source is not Source.BOM:
+            others.extend(_document_declarations(head))
+        return Decision(encoding, source, label, _lost(others, encoding), confident=True)
+
+    if forced is not None:
+        label, encoding = _resolve_forced(forced)
+        if encoding is not None:
+            return certain(encoding, Source.FORCED, label)
+        losers.append(Declaration(Source.FORCED, label, None))
+
+    bom = _bom_sniff(data)
+    if bom is not None:
+        return certain(bom, Source.BOM, None)
+
+    if header_declaration is not None:
+        if header_declaration.encoding is not None:
+            return certain(header_declaration.encoding, Source.HEADER, header_declaration.label)
+        losers.append(header_declaration)
+
+    return _tentative(data, head, losers, url=url, detector=detector, tld_hint=tld_hint)
+
+
+def _tentative(
+    data: bytes,
+    head: bytes,
+    losers: list[Declaration],
+    *,
+    url: str | None,
+    detector: Detector | None,
+    tld_hint: bool,
+) -> Decision:
+    """The rules after the transport layer: in-document declarations, then guessing."""
+
+    def decide(encoding: Encoding, source: Source, label: str | None = None) -> Decision:
+        return Decision(encoding, source, label, _lost(losers, encoding), confident=False)
+
+    # The prescan: a UTF-16 XML declaration, the first <meta> charset, else <?xml encoding>.
+    declarations = _document_declarations(head)
+    xml_declaration: Declaration | None = None
+    for declaration in declarations:
+        if declaration.encoding is None:
+            losers.append(declaration)
+        elif declaration.source is Source.META:
+            return decide(declaration.encoding, Source.META, declaration.label)
+        else:
+            xml_declaration = declaration
+    if xml_declaration is not None and xml_declaration.label == "<?x":
+        assert xml_declaration.encoding is not None
+        return decide(xml_declaration.encoding, Source.XML_DECLARATION, None)
+
+    # Chromium keeps looking for <meta> while in <head> (and through the first 1,024 bytes).
+    late, ignored = scan_meta_like_chromium(data)
+    if late is not None and late.encoding is not None:
+        source = Source.META if late.end <= PRESCAN_LIMIT else Source.LATE_META
+        losers.extend(
+            Declaration(Source.LATE_META, m.label, None)
+            for m in ignored
+            if m.end > PRESCAN_LIMIT
+        )
+        if xml_declaration is not None:
+            losers.append(xml_declaration)
+        return decide(late.encoding, source, late.label)
+    losers.extend(
+        Declaration(Source.LATE_META, m.label, None) for m in ignored if m.end > PRESCAN_LIMIT
+    )
+
+    if xml_declaration is not None:
+        assert xml_declaration.encoding is not None
+        return decide(xml_declaration.encoding, Source.XML_DECLARATION, xml_declaration.label)
+
+    tld = tld_of(url) if tld_hint else None
+    settled, quick = fast_path(data)
+    if quick is UTF_8:
+        return decide(UTF_8, Source.UTF8)
+    if quick is not None:
+        return decide(quick, Source.DETECTION)
+    # Pure ASCII is settled with no encoding: the default decodes it the same.
+    if detector is not None and not settled:
+        detected = detector.detect(data, tld=tld)
+        if detected is not None:
+            return decide(detected, Source.DETECTION)
+
+    default = tld_default(tld)
+    if default is not None:
+        return decide(default, Source.TLD)
+    return decide(WINDOWS_1252, Source.DEFAULT)
+
+
+def decode_html(
+    body: bytes,
+    content_type: object = None,
+    *,
+    url: str | None = None,
+    forced: Encoding | str | None = None,
+    detector: Detector | None = DEFAULT_DETECTOR,
+    tld_hint: bool = True,
+) -> tuple[str, Decision]:
+    """The text a browser reads from the HTML ``body``, and the :class:`Decision` behind it.
+
+    Arguments as for :func:`sniff`. Decoding follows the Encoding Standard: the decided
+    encoding's decoder with U+FFFD for malformed input; a BOM is removed (a forced encoding
+    removes only its own BOM).
+    """
+    from ..encoding import decode
+
+    data = _as_bytes(body)
+    decision = sniff(
+        data, content_type, url=url, forced=forced, detector=detector, tld_hint=tld_hint
+    )
+    if decision.source is Source.FORCED:
+        return decode(data, decision.encoding, bom="strip"), decision
+    return decode(data, decision.encoding, bom="sniff"), decision

@@ -1,0 +1,127 @@
+"""Content-Type charset extraction per Fetch's "extract a MIME type" and "legacy extract an
+encoding", and MIME Sniffing's "parse a MIME type"."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_charset.encoding import REPLACEMENT, lookup
+from scrapy_charset.sniffing.content_type import (
+    charset_from_content_type,
+    collect_http_quoted_string,
+    parse_mime_type,
+    split_header_value,
+)
+
+
+@pytest.mark.parametrize(
+    ("header", "label", "encoding"),
+    [
+        ("text/html;charset=gbk", "gbk", "GBK"),
+        ("TEXT/HTML; CHARSET=GBK", "GBK", "GBK"),
+        ('text/html; charset="gbk"', "gbk", "GBK"),
+        ('text/html;charset="gbk', "gbk", "GBK"),  # unterminated quotes run to the end
+        ('text/html;charset="gbk"x', "gbk", "GBK"),  # after the closing quote is ignored
+        ('text/html;charset="g\\bk"', "gbk", "GBK"),  # backslash escapes
+        ("text/html;charset=gbk;charset=windows-1255", "gbk", "GBK"),  # first one wins
+        ("text/html;charset=;charset=gbk", "gbk", "GBK"),  # empty values are skipped
+        ("text/html;charset= gbk", " gbk", "GBK"),
+        ("text/html;charset=gbk   ", "gbk", "GBK"),
+        ('text/html;";charset=gbk', "gbk", "GBK"),
+        ("text/html;charset=();charset=GBK", "()", None),
+        ("text/html; charset=utf-7", "utf-7", None),  # not an Encoding Standard label
+        ("text/html; charset=unicode-1-1-utf-7", "unicode-1-1-utf-7", None),
+        ("text/html; charset=iso-2022-kr", "iso-2022-kr", "replacement"),
+        ("text/html; charset=x-user-defined", "x-user-defined", "x-user-defined"),
+        ("text/html; charset=utf-16", "utf-16", "UTF-16LE"),
+    ],
+)
+def test_charset_from_one_header(header: str, label: str, encoding: str | None) -> None:
+    found = charset_from_content_type(header)
+    assert found is not None
+    assert found[0] == label
+    assert found[1] == (lookup(encoding) if encoding else None)
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "text/html",
+        "text/html; charset",
+        "text/html; charset =gbk",  # the name may not have trailing whitespace
+        "*/*; charset=gbk",  # */* is skipped
+        "text/html charset=gbk",  # no "/"-separated subtype token
+        "/html; charset=gbk",
+        "text/; charset=gbk",
+        "",
+        ",,,",
+    ],
+)
+def test_no_charset(header: str) -> None:
+    assert charset_from_content_type(header) is None
+
+
+def test_several_values_last_mime_type_wins() -> None:
+    # Fetch's own example: the charset is kept across values with the same essence.
+    assert charset_from_content_type(["text/html;charset=gbk", 'text/html;x=",text/plain']) == (
+        "gbk",
+        lookup("gbk"),
+    )
+    # A different essence resets the charset.
+    assert charset_from_content_type(["text/plain;charset=gbk", "text/html"]) is None
+    assert charset_from_content_type(["text/html;charset=gbk", "text/html"]) == (
+        "gbk",
+        lookup("gbk"),
+    )
+    assert charset_from_content_type(["text/html;charset=gbk", "*/*"]) == ("gbk", lookup("gbk"))
+    assert charset_from_content_type("text/html;charset=gbk, text/plain;charset=koi8-r") == (
+        "koi8-r",
+        lookup("koi8-r"),
+    )
+    # Invalid values are skipped, not fatal.
+    assert charset_from_content_type(["text/html;charset=gbk", "nonsense"]) == (
+        "gbk",
+        lookup("gbk"),
+    )
+
+
+def test_header_forms() -> None:
+    expected = ("koi8-r", lookup("koi8-r"))
+    assert charset_from_content_type(b"text/html; charset=koi8-r") == expected
+    assert charset_from_content_type([b"text/html; charset=koi8-r"]) == expected
+    assert charset_from_content_type((bytearray(b"text/html; charset=koi8-r"),)) == expected
+    assert charset_from_content_type(memoryview(b"text/html; charset=koi8-r")) == expected
+    assert charset_from_content_type(None) is None
+    assert charset_from_content_type([]) is None
+    assert charset_from_content_type(12345) is None
+
+
+def test_non_ascii_and_nul() -> None:
+    assert charset_from_content_type(b"text/html; charset=\xe9") == ("\xe9", None)
+    assert charset_from_content_type("text/html; charset=\u20ac") is None  # not a header byte
+    assert charset_from_content_type(b"text/html; charset=utf-8\x00") is None  # NUL: dropped
+    assert charset_from_content_type(b"text/\x00html; charset=utf-8") is None
+
+
+def test_replacement_label() -> None:
+    found = charset_from_content_type("text/html; charset=hz-gb-2312")
+    assert found == ("hz-gb-2312", REPLACEMENT)
+
+
+def test_split_keeps_quoted_commas() -> None:
+    assert split_header_value('a, "b,c" d,e') == ["a", '"b,c" d', "e"]
+    assert split_header_value("") == [""]
+    assert split_header_value(' "x') == ['"x']
+
+
+def test_quoted_string_algorithm() -> None:
+    assert collect_http_quoted_string('"\\"a\\\\"rest', 0, extract_value=True) == ('"a\\', 7)
+    assert collect_http_quoted_string('"a\\', 0, extract_value=True) == ("a\\", 3)
+    assert collect_http_quoted_string('"a"b', 0, extract_value=False) == ('"a"', 3)
+
+
+def test_parse_mime_type_parameters() -> None:
+    mime = parse_mime_type(' Text/HTML ;  Charset="x;y" ; a=b;A=c; =d; e')
+    assert mime is not None
+    assert mime.essence == "text/html"
+    assert mime.parameters == {"charset": "x;y", "a": "b"}
