@@ -1,0 +1,299 @@
+"""A downloader middleware that gives every HTML response the text a browser would show.
+
+Place it at 585, between ``MetaRefreshMiddleware`` (580, reads ``response.text``) and
+``HttpCompressionMiddleware`` (590): it then sees decompressed bytes, and everything that reads
+the text after it (meta refresh, callbacks, link extractors, item loaders) reads the browser's.
+
+The body bytes are kept as they came; the response becomes a
+:class:`~scrapy_charset.integration.response.CharsetHtmlResponse` carrying the decoded text,
+and the decision is recorded in ``request.meta["charset_decision"]``, a ``charset:<source>``
+response flag and the ``charset/...`` stats. Any internal error leaves the response exactly as
+Scrapy delivered it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
+from w3lib.encoding import (
+    html_body_declared_encoding,
+    html_to_unicode,
+    http_content_type_encoding,
+    read_bom,
+    resolve_encoding,
+)
+
+from ..encoding import Encoding, lookup
+from ..sniffing import Decision
+from .response import (
+    BrowserDecoding,
+    CharsetHtmlResponse,
+    CharsetResponseMixin,
+    CharsetTextResponse,
+    CharsetXmlResponse,
+    codec_name,
+)
+from .settings import read_settings
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.spiders import Spider
+
+logger = logging.getLogger(__name__)
+
+PRIORITY = 585
+
+META_OPT_OUT = "dont_charset"
+META_FORCE = "charset_encoding"
+META_DECISION = "charset_decision"
+SPIDER_OPT_OUT = "charset_enabled"
+
+# Scrapy's own response class -> (kind name used in CHARSET_RESPONSE_TYPES, our subclass).
+# Only these exact classes are taken over: subclasses from other plugins carry state of their
+# own and pass through untouched.
+_TAKEOVER: dict[type[Response], tuple[str, type[TextResponse]]] = {
+    HtmlResponse: ("html", CharsetHtmlResponse),
+    XmlResponse: ("xml", CharsetXmlResponse),
+    TextResponse: ("text", CharsetTextResponse),
+}
+
+# Response attributes that are copied as they are (Scrapy's constructor would copy headers).
+_COPIED_ATTRIBUTES = tuple(
+    name for name in HtmlResponse.attributes if name not in {"encoding", "headers", "flags"}
+)
+
+_STOCK_ASCII_CODEC = resolve_encoding("ascii")  # what stock Scrapy uses for ASCII-only bodies
+
+
+class CharsetMiddleware:
+    """Decode each HTML response as a browser does; see ``docs/middleware.md``."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        config = read_settings(crawler.settings, crawler)
+        if not config.enabled:
+            raise NotConfigured
+        self.crawler = crawler
+        self.stats = crawler.stats
+        # One decoding and one response class per kind of response taken over.
+        self._targets: dict[type[Response], tuple[type[TextResponse], BrowserDecoding]] = {
+            scrapy_cls: (
+                target,
+                BrowserDecoding(kind, config.detector, config.tld_hint, config.force_encoding),
+            )
+            for scrapy_cls, (kind, target) in _TAKEOVER.items()
+            if kind in config.response_types
+        }
+        self._forced_decodings: dict[tuple[str, Encoding], BrowserDecoding] = {}
+        self._spider_enabled = _spider_enabled(getattr(crawler, "spider", None))
+        self._logged: set[str] = set()
+        crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> CharsetMiddleware:
+        return cls(crawler)
+
+    def _spider_opened(self, spider: Spider) -> None:
+        self._spider_enabled = _spider_enabled(spider)
+
+    # -- the hook -------------------------------------------------------------------------
+    def process_response(
+        self, request: Request, response: Response, spider: Spider | None = None
+    ) -> Response:
+        # ``spider`` is optional: current Scrapy passes only request and response.
+        target = self._targets.get(type(response))
+        if target is None:
+            if not isinstance(response, CharsetResponseMixin):
+                self._skip(request, "type")
+            return response
+        reason = self._skip_reason(request, response)
+        if reason is not None:
+            self._skip(request, reason)
+            return response
+        try:
+            return self._take_over(request, response, *target)
+        except Exception as exc:  # never lose a response to an internal error
+            self._record_error(exc, response)
+            return response
+
+    def _skip_reason(self, request: Request, response: Response) -> str | None:
+        if request.meta.get(META_OPT_OUT):
+            return "dont_charset"
+        if not self._spider_enabled:
+            return "spider"
+        if request.method == "HEAD":
+            return "head"
+        if response.status == 304:
+            return "not_modified"
+        if 300 <= response.status < 400:
+            return "redirect"
+        if not response.body:
+            return "empty"
+        return None
+
+    def _skip(self, request: Request, reason: str) -> None:
+        # A decision copied from an earlier request (e.g. through a redirect) must not stay.
+        if META_DECISION in request.meta:
+            del request.meta[META_DECISION]
+        self.stats.inc_value(f"charset/skipped/{reason}")
+
+    def _take_over(
+        self,
+        request: Request,
+        response: Response,
+        target: type[TextResponse],
+        decoding: BrowserDecoding,
+    ) -> Response:
+        decoding = self._forced_by_meta(request, decoding)
+        body, headers = response.body, response.headers
+        text, decision = decoding.decode(body, headers.getlist(b"Content-Type"), response.url)
+        changed = stock_text_differs(body, headers.get(b"Content-Type"), text, decision)
+
+        attributes = {name: getattr(response, name) for name in _COPIED_ATTRIBUTES}
+        new = target(
+            flags=[*response.flags, f"charset:{decision.source.value}"],
+            charset_options=decoding,
+            **attributes,
+        )
+        new.headers = response.headers  # shared, not copied: the old response is dropped
+        new.charset_preset(text, decision)  # type: ignore[attr-defined]
+
+        request.meta[META_DECISION] = decision
+        self._record(response, text, decision, changed)
+        return new
+
+    def _forced_by_meta(self, request: Request, decoding: BrowserDecoding) -> BrowserDecoding:
+        label = request.meta.get(META_FORCE)
+        if label is None:
+            return decoding
+        forced = label if isinstance(label, Encoding) else _lookup_label(label)
+        if forced is None:
+            self.stats.inc_value("charset/forced/invalid")
+            self._log_once(
+                "forced_invalid",
+                logging.WARNING,
+                "Ignoring meta[%r]=%r on %s: not an Encoding Standard label"
+                " (further ones are counted in charset/forced/invalid)",
+                META_FORCE,
+                label,
+                request.url,
+            )
+            return decoding
+        key = (decoding.kind, forced)
+        forced_decoding = self._forced_decodings.get(key)
+        if forced_decoding is None:
+            forced_decoding = self._forced_decodings[key] = decoding.with_forced(forced)
+        return forced_decoding
+
+    # -- stats and logs ---------------------------------------------------------------------
+    def _record(
+        self, response: Response, text: str, decision: Decision, changed: bool | None
+    ) -> None:
+        inc = self.stats.inc_value
+        inc(f"charset/source/{decision.source.value}")
+        inc(f"charset/encoding/{decision.encoding.name}")
+        if changed:
+            inc("charset/changed")
+        elif changed is None:
+            inc("charset/changed_unknown")
+        if "\ufffd" in text:
+            inc("charset/replacement_char")
+        if decision.source.value == "forced":
+            inc("charset/forced")
+            self._log_once(
+                "forced",
+                logging.INFO,
+                "Forced encoding %s for %s (further forced decodes are counted in charset/forced)",
+                decision.encoding.name,
+                response.url,
+            )
+        if decision.overridden:
+            self._record_overridden(response, decision)
+
+    def _record_overridden(self, response: Response, decision: Decision) -> None:
+        losers = [d for d in decision.overridden if d.encoding is not None]
+        if any(d.encoding != decision.encoding for d in losers):
+            self.stats.inc_value("charset/conflict")
+            self._log_once(
+                "conflict",
+                logging.INFO,
+                "Conflicting encoding declarations in %s: used %s (%s) over %s"
+                " (further conflicts are counted in charset/conflict)",
+                response.url,
+                decision.encoding.name,
+                decision.source.value,
+                ", ".join(f"{d.label!r} ({d.source.value})" for d in losers),
+            )
+        if len(losers) != len(decision.overridden):
+            self.stats.inc_value("charset/unknown_label")
+
+    def _record_error(self, exc: Exception, response: Response) -> None:
+        self.stats.inc_value("charset/error")
+        self.stats.inc_value(f"charset/error/{type(exc).__name__}")
+        self._log_once(
+            "error",
+            logging.ERROR,
+            "Internal error while decoding %s; the response is passed on as Scrapy made it"
+            " (further errors are counted in charset/error)",
+            response.url,
+            exc_info=True,
+        )
+
+    def _log_once(self, event: str, level: int, message: str, *args: Any, **kwargs: Any) -> None:
+        if event in self._logged:
+            return
+        self._logged.add(event)
+        logger.log(level, message, *args, **kwargs)
+
+
+def _spider_enabled(spider: Any) -> bool:
+    return spider is None or bool(getattr(spider, SPIDER_OPT_OUT, True))
+
+
+def _lookup_label(label: Any) -> Encoding | None:
+    if isinstance(label, (str, bytes)):
+        return lookup(label)
+    return None
+
+
+def stock_scrapy_codec(body: bytes, content_type: bytes | None) -> str | None:
+    """The codec stock Scrapy's ``TextResponse`` would decode ``body`` with.
+
+    Same order as Scrapy: BOM, Content-Type charset, declaration in the body, then ASCII
+    (read as cp1252) or UTF-8. ``None`` where Scrapy would ask charset-normalizer: re-running a
+    detector only for a statistic would cost more than the whole decoding.
+    """
+    codec = (
+        read_bom(body)[0]
+        or http_content_type_encoding(content_type.decode("latin-1") if content_type else "")
+        or html_body_declared_encoding(body)
+    )
+    if codec is None:
+        if body.isascii():
+            codec = _STOCK_ASCII_CODEC
+        else:
+            try:
+                body.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+            codec = "utf-8"
+    return codec_name(codec)
+
+
+def stock_text_differs(
+    body: bytes, content_type: bytes | None, text: str, decision: Decision
+) -> bool | None:
+    """Whether stock Scrapy's ``response.text`` differs from ``text`` (``None``: unknown).
+
+    Skips the comparison when both pick the same codec and Python's codec is exact for it.
+    """
+    stock = stock_scrapy_codec(body, content_type)
+    if stock is None:
+        return None
+    ours = decision.encoding
+    if ours.python_codec_exact and codec_name(ours.python_codec) == stock:
+        return False
+    return html_to_unicode(f"charset={stock}", body)[1] != text

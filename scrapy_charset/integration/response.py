@@ -1,0 +1,265 @@
+"""Scrapy response classes whose ``text`` is the browser's text, decoded once.
+
+The middleware hands callbacks a :class:`CharsetHtmlResponse` (or the XML / plain-text
+variant): still an ``HtmlResponse``, same ``body`` bytes, but ``text``, ``selector``, ``css()``,
+``xpath()`` and ``json()`` read the text a browser decodes, and ``encoding`` is the codec a
+browser encodes URLs and form data with. A copy made with ``replace(body=...)`` decodes its new
+body the browser's way too (lazily), with the same options.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from scrapy.http import HtmlResponse, TextResponse, XmlResponse
+
+from ..encoding import REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, Encoding, lookup
+from ..encoding import bom_sniff as _bom_sniff
+from ..encoding import decode as _decode
+from ..sniffing import Decision, Declaration, Source, decode_html
+from ..sniffing.content_type import charset_from_content_type
+from ..sniffing.detect import DEFAULT_DETECTOR, fast_path
+from ..sniffing.prescan import PRESCAN_LIMIT, get_xml_encoding, utf16_xml_declaration
+from ..sniffing.tld import tld_default, tld_of
+
+_UNSET: Any = object()
+
+
+def output_codec(encoding: Encoding) -> str:
+    """The Python codec for URLs and form data: the Encoding Standard's "get an output encoding".
+
+    replacement, UTF-16BE and UTF-16LE encode as UTF-8; every other encoding as itself.
+    """
+    if encoding in (REPLACEMENT, UTF_16BE, UTF_16LE):
+        return "utf-8"
+    return encoding.python_codec
+
+
+@cache
+def codec_name(name: str) -> str:
+    """Python's canonical name of a codec (``"latin-1"`` -> ``"iso8859-1"``)."""
+    return codecs.lookup(name).name
+
+
+@dataclass(frozen=True)
+class BrowserDecoding:
+    """How to turn a body into the browser's text: one value per kind of response and crawl.
+
+    ``kind`` is ``"html"`` (the HTML Standard's sniffing), ``"xml"`` or ``"text"`` (plain
+    text); ``detector`` is handed to sniffing as is (``None``: no detection); ``forced``
+    overrides every declaration, like a user choosing an encoding in the browser's menu.
+    """
+
+    kind: str = "html"
+    detector: Any = _UNSET
+    tld_hint: bool = True
+    forced: Encoding | None = None
+
+    def with_forced(self, forced: Encoding | None) -> BrowserDecoding:
+        if forced == self.forced:
+            return self
+        return BrowserDecoding(self.kind, self.detector, self.tld_hint, forced)
+
+    def decode(
+        self, body: bytes, content_type: list[bytes], url: str | None
+    ) -> tuple[str, Decision]:
+        detector = DEFAULT_DETECTOR if self.detector is _UNSET else self.detector
+        if self.kind == "html":
+            return decode_html(
+                body,
+                content_type or None,
+                url=url,
+                forced=self.forced,
+                detector=detector,
+                tld_hint=self.tld_hint,
+            )
+        transport = transport_decision(body, content_type, self.forced)
+        if transport.source in (Source.FORCED, Source.BOM, Source.HEADER):
+            decision = transport
+        elif self.kind == "xml":
+            decision = xml_document_decision(body, transport.overridden)
+        else:
+            tld = tld_of(url) if self.tld_hint and url else None
+            decision = plain_text_guess(body, transport.overridden, detector, tld)
+        if decision.source is Source.FORCED:
+            return _decode(body, decision.encoding, bom="strip"), decision
+        return _decode(body, decision.encoding), decision
+
+
+def transport_decision(
+    body: bytes, content_type: list[bytes], forced: Encoding | None
+) -> Decision:
+    """The "certain" rules every browser decoder applies first: forced, BOM, header charset.
+
+    When none applies, the result has source DEFAULT and lists an unknown header label as
+    overridden, for the caller to go on from.
+    """
+    if forced is not None:
+        return Decision(forced, Source.FORCED, forced.name, confident=True)
+    bom = _bom_sniff(body)
+    if bom is not None:
+        return Decision(bom, Source.BOM, None, confident=True)
+    header = charset_from_content_type(content_type or None)
+    if header is not None:
+        label, encoding = header
+        if encoding is not None:
+            return Decision(encoding, Source.HEADER, label, confident=True)
+        return Decision(UTF_8, Source.DEFAULT, None, (Declaration(Source.HEADER, label, None),))
+    return Decision(UTF_8, Source.DEFAULT, None)
+
+
+def xml_document_decision(body: bytes, overridden: tuple[Declaration, ...]) -> Decision:
+    """XML 1.0 Appendix F as browsers apply it: a BOM-less UTF-16 ``<?xml``, the declared
+    ``encoding``, else UTF-8 (no ``<meta>``, no guessing)."""
+    head = body[:PRESCAN_LIMIT]
+    utf16 = utf16_xml_declaration(head)
+    if utf16 is not None:
+        return Decision(utf16, Source.XML_DECLARATION, None, overridden)
+    declared = get_xml_encoding(head)
+    if declared is not None:
+        return Decision(declared[1], Source.XML_DECLARATION, declared[0], overridden)
+    return Decision(UTF_8, Source.DEFAULT, None, overridden)
+
+
+def plain_text_guess(
+    body: bytes, overridden: tuple[Declaration, ...], detector: Any, tld: str | None
+) -> Decision:
+    """Undeclared plain text as Chromium reads it: valid UTF-8, detection, then the locale
+    default (no ``<meta>``: plain text has no markup)."""
+    quick = fast_path(body)
+    if quick is UTF_8:
+        return Decision(UTF_8, Source.UTF8, None, overridden)
+    if isinstance(quick, Encoding):
+        return Decision(quick, Source.DETECTION, None, overridden)
+    if quick is None and detector is not None:
+        detected = detector.detect(body, tld=tld)
+        if detected is not None:
+            return Decision(detected, Source.DETECTION, None, overridden)
+    default = tld_default(tld)
+    if default is not None:
+        return Decision(default, Source.TLD, None, overridden)
+    return Decision(WINDOWS_1252, Source.DEFAULT, None, overridden)
+
+
+DEFAULT_DECODING = BrowserDecoding()
+
+
+class CharsetResponseMixin:
+    """The browser-text behaviour shared by the three response classes below.
+
+    Its state lives in the instance ``__dict__``: a mixin with slots of its own could not be
+    combined with Scrapy's slotted response classes.
+    """
+
+    _charset_options: BrowserDecoding
+    _charset_text: str | None
+    _charset_decision: Decision | None
+    _charset_json: Any
+    _encoding: str | None
+    body: bytes
+    url: str
+    headers: Any
+
+    def _charset_init(self, charset_options: BrowserDecoding | None) -> None:
+        self._charset_options = charset_options or DEFAULT_DECODING
+        self._charset_text = None
+        self._charset_decision = None
+        self._charset_json = _UNSET
+
+    def charset_preset(self, text: str, decision: Decision) -> None:
+        """Store the text and decision the middleware already computed for this body."""
+        self._charset_text = text
+        self._charset_decision = decision
+
+    @property
+    def charset_options(self) -> BrowserDecoding:
+        return self._charset_options
+
+    @property
+    def charset_decision(self) -> Decision | None:
+        """The sniffing decision for this body (``None`` if an explicit non-standard codec
+        was given with ``encoding=``)."""
+        if self._charset_text is None:
+            self._charset_decode()
+        return self._charset_decision
+
+    def _charset_decode(self) -> None:
+        options = self._charset_options
+        if self._encoding is not None:
+            # An explicit encoding= (Scrapy's way of forcing one) wins over sniffing; a codec
+            # the Encoding Standard does not know is decoded as stock Scrapy would.
+            forced = lookup(self._encoding)
+            if forced is None:
+                self._charset_text = TextResponse.text.fget(self)  # type: ignore[attr-defined]
+                return
+            options = options.with_forced(forced)
+        text, decision = options.decode(self.body, self.headers.getlist(b"Content-Type"), self.url)
+        self._charset_text, self._charset_decision = text, decision
+
+    @property
+    def text(self) -> str:
+        """The body as a browser decodes it (computed once)."""
+        if self._charset_text is None:
+            self._charset_decode()
+        return self._charset_text  # type: ignore[return-value]
+
+    @property
+    def encoding(self) -> str:
+        """The Python codec a browser would encode this document's URLs and forms with."""
+        if self._encoding is not None:
+            return self._encoding
+        decision = self.charset_decision
+        assert decision is not None  # only None when _encoding is set
+        return output_codec(decision.encoding)
+
+    def json(self) -> Any:
+        """The browser text parsed as JSON (cached)."""
+        if self._charset_json is _UNSET:
+            self._charset_json = json.loads(self.text)
+        return self._charset_json
+
+    def replace(self, *args: Any, **kwargs: Any) -> Any:
+        # A str body is encoded with the current encoding, as Scrapy does, which then stays
+        # explicit for the copy; a bytes body is sniffed afresh with the same options.
+        if isinstance(kwargs.get("body"), str) and "encoding" not in kwargs:
+            kwargs["encoding"] = self.encoding
+        return super().replace(*args, **kwargs)  # type: ignore[misc]
+
+
+def _charset_attributes(base: type[TextResponse]) -> tuple[str, ...]:
+    # "encoding" is left out so replace() does not pin the old body's encoding on a new body.
+    return tuple(name for name in base.attributes if name != "encoding") + ("charset_options",)
+
+
+class CharsetHtmlResponse(CharsetResponseMixin, HtmlResponse):
+    """An :class:`~scrapy.http.HtmlResponse` whose text is the browser's."""
+
+    attributes: tuple[str, ...] = _charset_attributes(HtmlResponse)
+
+    def __init__(self, *args: Any, charset_options: BrowserDecoding | None = None, **kwargs: Any):
+        self._charset_init(charset_options)
+        super().__init__(*args, **kwargs)
+
+
+class CharsetXmlResponse(CharsetResponseMixin, XmlResponse):
+    """An :class:`~scrapy.http.XmlResponse` whose text is the browser's."""
+
+    attributes: tuple[str, ...] = _charset_attributes(XmlResponse)
+
+    def __init__(self, *args: Any, charset_options: BrowserDecoding | None = None, **kwargs: Any):
+        self._charset_init(charset_options)
+        super().__init__(*args, **kwargs)
+
+
+class CharsetTextResponse(CharsetResponseMixin, TextResponse):
+    """A plain :class:`~scrapy.http.TextResponse` whose text is the browser's."""
+
+    attributes: tuple[str, ...] = _charset_attributes(TextResponse)
+
+    def __init__(self, *args: Any, charset_options: BrowserDecoding | None = None, **kwargs: Any):
+        self._charset_init(charset_options)
+        super().__init__(*args, **kwargs)
