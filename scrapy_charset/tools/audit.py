@@ -1,0 +1,378 @@
+"""``python -m scrapy_charset audit`` / ``scrapy charset-audit``: how many of your pages do the
+usual defaults garble?
+
+Reads pages from URLs (crawled through Scrapy with the project's settings), local files and
+folders, Scrapy HTTP cache folders and WARC files; decodes each as a browser does and as
+requests, Scrapy and a plain UTF-8 decode do; prints the counts per TLD (or any field).
+
+Exit status: 0 done; 1 the garbled share went over ``--fail-over``; 2 usage error;
+3 no page could be audited, or ``--fail-on-error`` and some input failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from .audit_compare import DEFAULTS, BrowserDecoder, Record, audit_page, default_browser_decoder
+from .audit_inputs import KIND_URL, LocalInputs, Page, describe_error, failed, iter_local_pages
+from .audit_report import (
+    ANY,
+    FORMATS,
+    GROUPABLE,
+    Progress,
+    Summary,
+    Writer,
+    render_errors,
+    render_examples,
+    render_table,
+)
+
+if TYPE_CHECKING:
+    from scrapy.settings import Settings
+
+EXIT_OK = 0
+EXIT_GARBLED = 1
+EXIT_USAGE = 2
+EXIT_FAILED_INPUT = 3
+
+DESCRIPTION = (
+    "Audit pages for mojibake: decode each page as a browser does (WHATWG encoding sniffing) "
+    "and as requests' .text, Scrapy's HtmlResponse.text and a plain UTF-8 decode do, and count "
+    "how many each default garbles, per TLD or any other field. INPUTs are URLs (fetched "
+    "through Scrapy with the project's settings), files, folders, Scrapy HTTP cache folders "
+    "and WARC files. Exit status: 0 done; 1 garbled share over --fail-over; 2 usage error; "
+    "3 nothing could be audited, or --fail-on-error and an input failed."
+)
+
+
+class UsageProblem(Exception):
+    """Bad command-line use: reported with exit status 2."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The audit's own options, shared by the Scrapy command and ``python -m``."""
+    parser.add_argument(
+        "inputs",
+        nargs="*",
+        metavar="INPUT",
+        help="URL, file, folder, WARC file (.warc, .warc.gz) or Scrapy HTTP cache folder",
+    )
+    group = parser.add_argument_group("audit inputs")
+    group.add_argument(
+        "--urls", metavar="FILE", action="append", default=[],
+        help="file with one URL per line ('-' for stdin); may be repeated",
+    )
+    group.add_argument(
+        "--httpcache", metavar="DIR", nargs="?", const="", default=None,
+        help="a Scrapy filesystem HTTP cache folder (default: the project's HTTPCACHE_DIR)",
+    )
+    group.add_argument(
+        "--sidecar", metavar="TSV", type=Path,
+        help="TSV of path<TAB>content_type[<TAB>url] rows for local files; listed files are "
+        "audited",
+    )
+    group.add_argument(
+        "--content-type", metavar="VALUE",
+        help="Content-Type header assumed for local files the sidecar does not list",
+    )
+    group.add_argument("--glob", metavar="PATTERN", help="in folders, only files matching this")
+    group = parser.add_argument_group("audit output")
+    group.add_argument(
+        "--group-by", metavar="FIELD", default="tld", choices=GROUPABLE,
+        help="summary rows per value of this record field (default: tld); one of: "
+        + ", ".join(GROUPABLE),
+    )
+    group.add_argument(
+        "--format", dest="output_format", choices=FORMATS, default="table",
+        help="table (summary), jsonl (one record per page, then the summary) or csv (one row "
+        "per page)",
+    )
+    group.add_argument("--output", metavar="FILE", help="write there instead of stdout")
+    group.add_argument(
+        "--summary-only", action="store_true", help="jsonl/csv: only the summary rows"
+    )
+    group.add_argument(
+        "--examples", metavar="N", type=int, default=5,
+        help="table: show up to N garbled pages with their first difference (default: 5)",
+    )
+    group.add_argument(
+        "--defaults", metavar="LIST", default=",".join(DEFAULTS),
+        help="comma-separated defaults to compare with the browser (default: "
+        + ",".join(DEFAULTS) + ")",
+    )
+    group.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="progress line on stderr (default: only when stderr is a terminal)",
+    )
+    group = parser.add_argument_group("exit status")
+    group.add_argument(
+        "--fail-over", metavar="SHARE", type=float,
+        help="exit 1 when the share of audited pages garbled by --fail-on exceeds SHARE (0-1)",
+    )
+    group.add_argument(
+        "--fail-on", choices=(*DEFAULTS, ANY), default="scrapy",
+        help="which default --fail-over counts (default: scrapy; any: garbled by any default)",
+    )
+    group.add_argument(
+        "--fail-on-error", action="store_true",
+        help="exit 3 when any input could not be read or fetched",
+    )
+
+
+def is_url(value: str) -> bool:
+    return value.lower().startswith(("http://", "https://"))
+
+
+@dataclass
+class Plan:
+    """What to audit, sorted out from the command line."""
+
+    urls: list[str] = field(default_factory=list)
+    local: LocalInputs = field(default_factory=LocalInputs)
+    problems: list[Page] = field(default_factory=list)  # inputs that failed before reading
+
+    @property
+    def empty(self) -> bool:
+        return not self.urls and not self.local.paths and self.local.sidecar is None
+
+
+def read_url_list(name: str, stdin: TextIO) -> list[str]:
+    if name == "-":
+        lines = stdin.read().splitlines()
+    else:
+        lines = Path(name).read_text("utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def make_plan(
+    opts: argparse.Namespace, settings: Callable[[], Settings] | None, stdin: TextIO
+) -> Plan:
+    plan = Plan()
+    for value in opts.inputs:
+        if is_url(value):
+            plan.urls.append(value)
+        else:
+            plan.local.paths.append(Path(value))
+    for name in opts.urls:
+        try:
+            plan.urls.extend(read_url_list(name, stdin))
+        except (OSError, UnicodeDecodeError) as exc:
+            plan.problems.append(
+                failed(KIND_URL, name, f"cannot read URL list: {describe_error(exc)}")
+            )
+    if opts.httpcache is not None:
+        plan.local.paths.append(Path(opts.httpcache or project_httpcache_dir(settings)))
+    plan.local.sidecar = opts.sidecar
+    plan.local.content_type = opts.content_type
+    plan.local.glob = opts.glob
+    return plan
+
+
+def project_httpcache_dir(settings: Callable[[], Settings] | None) -> str:
+    from scrapy.utils.project import data_path
+
+    if settings is None:
+        from scrapy.utils.project import get_project_settings
+
+        return data_path(get_project_settings()["HTTPCACHE_DIR"], createdir=False)
+    return data_path(settings()["HTTPCACHE_DIR"], createdir=False)
+
+
+def parse_defaults(value: str) -> tuple[str, ...]:
+    names = tuple(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
+    unknown = [n for n in names if n not in DEFAULTS]
+    if unknown or not names:
+        raise UsageProblem(
+            f"--defaults: unknown {', '.join(unknown) or '(empty)'}; choose from "
+            + ", ".join(DEFAULTS)
+        )
+    return names
+
+
+class Audit:
+    """Audits pages one at a time: record, summary, output and progress."""
+
+    def __init__(
+        self,
+        writer: Writer,
+        summary: Summary,
+        progress: Progress,
+        browser: BrowserDecoder,
+        examples_for: str,
+        examples: int,
+    ) -> None:
+        self.writer = writer
+        self.summary = summary
+        self.progress = progress
+        self.browser = browser
+        self.examples_for = examples_for
+        self.examples = examples
+        self.garbled: list[Record] = []
+        self.errors: list[Record] = []
+
+    def add(self, page: Page) -> Record:
+        record = audit_page(page, self.browser, self.summary.defaults)
+        self.writer.page(record)
+        self.summary.add(record)
+        self.progress.update(record)
+        if not record.ok:
+            self.errors.append(record)
+        elif len(self.garbled) < self.examples and self._shows_garbling(record):
+            self.garbled.append(record)
+        return record
+
+    def _shows_garbling(self, record: Record) -> bool:
+        if self.examples_for == ANY:
+            return any(record.garbled(name) for name in self.summary.defaults)
+        return record.garbled(self.examples_for)
+
+    def add_all(self, pages: Iterable[Page]) -> None:
+        for page in pages:
+            self.add(page)
+
+    def table_extra(self) -> str:
+        parts: list[str] = []
+        if self.garbled:
+            default = self.examples_for if self.examples_for != ANY else self.summary.defaults[0]
+            shown = [r for r in self.garbled if r.garbled(default)] or self.garbled
+            parts.append(f"\nfirst pages {default} garbles:\n")
+            parts.append(render_examples(shown, default, self.examples))
+        if self.errors:
+            parts.append(f"\n{len(self.errors)} input(s) could not be audited:\n")
+            parts.append(render_errors(self.errors))
+        return "".join(parts)
+
+
+def exit_status(summary: Summary, opts: argparse.Namespace) -> tuple[int, str]:
+    total = summary.total
+    if opts.fail_over is not None and total.pages:
+        share = total.share(opts.fail_on)
+        if share > opts.fail_over:
+            return EXIT_GARBLED, (
+                f"{opts.fail_on}: {share:.1%} of {total.pages} pages garbled, "
+                f"over --fail-over {opts.fail_over:g}"
+            )
+    if total.pages == 0:
+        return EXIT_FAILED_INPUT, "no page could be audited"
+    if opts.fail_on_error and total.errors:
+        return EXIT_FAILED_INPUT, f"{total.errors} input(s) could not be audited"
+    return EXIT_OK, ""
+
+
+def run(
+    opts: argparse.Namespace,
+    *,
+    settings: Callable[[], Settings] | None = None,
+    crawler_process: Any = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    stdin: TextIO | None = None,
+    browser: BrowserDecoder | None = None,
+) -> int:
+    """Run an audit from parsed options; return the exit status.
+
+    ``settings`` gives the Scrapy settings for crawling URLs (only called when there are URLs).
+    """
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    try:
+        defaults = parse_defaults(opts.defaults)
+        if opts.fail_on not in (*defaults, ANY):
+            raise UsageProblem(f"--fail-on {opts.fail_on}: not among --defaults")
+        if opts.fail_over is not None and not 0 <= opts.fail_over <= 1:
+            raise UsageProblem("--fail-over takes a share between 0 and 1, e.g. 0.05")
+        plan = make_plan(opts, settings, stdin or sys.stdin)
+    except UsageProblem as exc:
+        stderr.write(f"audit: {exc}\n")
+        return EXIT_USAGE
+    if plan.empty and not plan.problems:
+        stderr.write("audit: nothing to audit: give URLs, files, folders or --httpcache\n")
+        return EXIT_USAGE
+    progress_on = opts.progress if opts.progress is not None else stderr.isatty()
+    with ExitStack() as stack:
+        if opts.output:
+            try:
+                out: TextIO = stack.enter_context(
+                    open(opts.output, "w", encoding="utf-8", newline="")  # noqa: SIM115
+                )
+            except OSError as exc:
+                stderr.write(f"audit: cannot write {opts.output}: {describe_error(exc)}\n")
+                return EXIT_USAGE
+        else:
+            out = stdout
+        summary = Summary(opts.group_by, defaults)
+        audit = Audit(
+            Writer(out, opts.output_format, opts.summary_only),
+            summary,
+            Progress(progress_on, total=len(plan.urls) or None, stream=stderr),
+            browser or default_browser_decoder(),
+            opts.fail_on,
+            max(opts.examples, 0),
+        )
+        audit.add_all(plan.problems)
+        audit.add_all(iter_local_pages(plan.local))
+        if plan.urls:
+            from .audit_crawl import crawl
+
+            crawl(plan.urls, _settings(settings), audit.add, crawler_process)
+        audit.progress.close()
+        audit.writer.finish(summary, audit.table_extra())
+        if opts.output and opts.output_format != "table":
+            # The file holds the records; the terminal still gets the numbers.
+            stdout.write(render_table(summary))
+    status, message = exit_status(summary, opts)
+    if message:
+        stderr.write(f"audit: {message}\n")
+    return status
+
+
+def _settings(factory: Callable[[], Settings] | None) -> Settings:
+    if factory is not None:
+        return factory()
+    from scrapy.utils.project import get_project_settings
+
+    return get_project_settings()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m scrapy_charset audit", description=DESCRIPTION
+    )
+    add_arguments(parser)
+    parser.add_argument(
+        "-s", "--set", action="append", default=[], metavar="NAME=VALUE",
+        help="set or override a Scrapy setting for the crawl (may be repeated)",
+    )
+    return parser
+
+
+def settings_with_overrides(pairs: Sequence[str]) -> Callable[[], Settings]:
+    def factory() -> Settings:
+        from scrapy.utils.project import get_project_settings
+
+        settings = get_project_settings()
+        for pair in pairs:
+            name, _, value = pair.partition("=")
+            settings.set(name, value, priority="cmdline")
+        return settings
+
+    return factory
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        opts = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:  # argparse exits 2 on bad use and 0 on --help
+        return int(exc.code or 0)
+    bad = [pair for pair in opts.set if "=" not in pair]
+    if bad:
+        sys.stderr.write(f"audit: -s takes NAME=VALUE, got {bad[0]!r}\n")
+        return EXIT_USAGE
+    return run(opts, settings=settings_with_overrides(opts.set))

@@ -1,0 +1,131 @@
+"""Fetch the audit's URLs through Scrapy, with the project's settings, and hand over raw pages."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import scrapy
+from scrapy.spidermiddlewares.httperror import HttpError
+
+from .audit_inputs import KIND_URL, Page, describe_error, failed
+
+if TYPE_CHECKING:
+    from scrapy.http import Response
+    from scrapy.settings import Settings
+    from twisted.python.failure import Failure
+
+Sink = Callable[[Page], object]
+
+# Applied below the project's own settings (Scrapy's defaults have the same priority), so a
+# project's choices win; outside a project they keep an audit crawl polite.
+POLITE_DEFAULTS: dict[str, Any] = {
+    "ROBOTSTXT_OBEY": True,
+    "AUTOTHROTTLE_ENABLED": True,
+    "AUTOTHROTTLE_START_DELAY": 1.0,
+    "CONCURRENT_REQUESTS_PER_DOMAIN": 2,
+}
+
+
+class AuditSpider(scrapy.Spider):
+    """Requests each URL once and passes the raw response (or the failure) to ``sink``."""
+
+    name = "charset_audit"
+
+    def __init__(self, urls: Sequence[str] = (), sink: Sink | None = None, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.urls = list(urls)
+        self.sink: Sink = sink or (lambda page: None)
+
+    async def start(self) -> AsyncIterator[Any]:  # Scrapy >= 2.13
+        for request in self.start_requests():
+            yield request
+
+    def start_requests(self) -> Iterator[scrapy.Request]:
+        for url in self.urls:
+            try:
+                request = scrapy.Request(
+                    url,
+                    callback=self.parse,
+                    errback=self.failed,
+                    dont_filter=True,
+                    # Raw bytes: a charset middleware in the project must not touch them.
+                    meta={"dont_charset": True, "charset_audit_url": url},
+                )
+            except (ValueError, TypeError) as exc:
+                self.sink(failed(KIND_URL, url, f"bad URL: {describe_error(exc)}", url))
+                continue
+            yield request
+
+    def parse(self, response: Response, **kwargs: Any) -> None:
+        self.sink(page_from_response(response))
+
+    def failed(self, failure: Failure) -> None:
+        request = failure.request  # type: ignore[attr-defined]
+        origin = request.meta.get("charset_audit_url", request.url)
+        if failure.check(HttpError):
+            response = failure.value.response
+            page = failed(KIND_URL, origin, f"HTTP status {response.status}", response.url)
+            page.status = response.status
+        else:
+            error = f"fetch failed: {describe_error(failure.value)}"
+            page = failed(KIND_URL, origin, error, origin)
+        self.sink(page)
+
+
+def page_from_response(response: Response) -> Page:
+    content_types = tuple(
+        value.decode("latin-1") for value in response.headers.getlist(b"Content-Type")
+    )
+    return Page(
+        kind=KIND_URL,
+        origin=response.meta.get("charset_audit_url", response.url),
+        body=response.body,
+        content_types=content_types,
+        url=response.url,
+        status=response.status,
+    )
+
+
+def apply_polite_defaults(settings: Settings) -> None:
+    for name, value in POLITE_DEFAULTS.items():
+        settings.set(name, value, priority="default")
+
+
+def make_crawler_process(settings: Settings) -> Any:
+    """The process ``scrapy crawl`` would use for these settings."""
+    from scrapy import crawler
+
+    async_process = getattr(crawler, "AsyncCrawlerProcess", None)
+    asyncio_reactor = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
+    if async_process is not None and (
+        (
+            settings.get("TWISTED_REACTOR") == asyncio_reactor
+            and not settings.getbool("FORCE_CRAWLER_PROCESS")
+        )
+        or not settings.getbool("TWISTED_REACTOR_ENABLED", True)
+    ):
+        return async_process(settings)
+    return crawler.CrawlerProcess(settings)
+
+
+def crawl(urls: Sequence[str], settings: Settings, sink: Sink, process: Any = None) -> None:
+    """Fetch ``urls`` with ``settings`` (blocking until done), calling ``sink`` once per URL."""
+    if not urls:
+        return
+    apply_polite_defaults(settings)
+    if process is None:
+        process = make_crawler_process(settings)
+    pending = list(dict.fromkeys(urls))
+    reported: set[str] = set()
+
+    def report(page: Page) -> None:
+        reported.add(page.origin)
+        sink(page)
+
+    process.crawl(AuditSpider, urls=pending, sink=report)
+    process.start()
+    # A crawl stopped early (Ctrl-C, CLOSESPIDER_*, a shutdown) still accounts for every URL.
+    for url in pending:
+        if url not in reported:
+            sink(failed(KIND_URL, url, "not fetched: the crawl ended before this URL", url))

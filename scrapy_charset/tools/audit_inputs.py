@@ -1,0 +1,424 @@
+"""Where the audit's pages come from: local files, Scrapy HTTP cache folders and WARC files.
+
+Every reader yields :class:`Page` objects and never raises for bad input: a file it cannot
+read, a cache entry without metadata or a cut-off WARC record becomes a page with ``error``
+set, so the audit counts and reports it. (Crawling URLs lives in ``audit_crawl``.)
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import fnmatch
+import gzip
+import io
+import os
+import pickle
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+KIND_URL = "url"
+KIND_FILE = "file"
+KIND_HTTPCACHE = "httpcache"
+KIND_WARC = "warc"
+
+WARC_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
+# Files Scrapy's FilesystemCacheStorage writes into each entry's folder.
+CACHE_ENTRY_FILES = frozenset({"meta", "pickled_meta", "response_headers", "response_body"})
+
+
+@dataclass
+class Page:
+    """One raw response to audit: the body as received and its Content-Type header values."""
+
+    kind: str
+    origin: str  # where it was read from: URL, file path, cache entry folder, "file.warc#offset"
+    body: bytes = b""
+    content_types: tuple[str, ...] = ()  # every Content-Type header value, latin-1 decoded
+    url: str | None = None
+    status: int | None = None
+    error: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def failed(kind: str, origin: str, error: str, url: str | None = None) -> Page:
+    return Page(kind=kind, origin=origin, url=url, error=error)
+
+
+def describe_error(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+# -- Content-Encoding ------------------------------------------------------------------
+
+
+def _decompress_deflate(data: bytes) -> bytes:
+    # "deflate" is zlib-wrapped per RFC 9110, but servers also send raw deflate.
+    try:
+        return zlib.decompress(data)
+    except zlib.error:
+        return zlib.decompress(data, -zlib.MAX_WBITS)
+
+
+def _decompress_brotli(data: bytes) -> bytes:
+    try:
+        import brotli  # type: ignore[import-not-found]
+    except ImportError:
+        try:
+            import brotlicffi as brotli  # type: ignore[import-not-found,no-redef]
+        except ImportError as exc:
+            raise ValueError("Content-Encoding br needs the brotli package") from exc
+    return bytes(brotli.decompress(data))
+
+
+def _decompress_zstd(data: bytes) -> bytes:
+    for module_name in ("compression.zstd", "backports.zstd", "zstandard"):
+        try:
+            module: Any = __import__(module_name, fromlist=["decompress"])
+        except ImportError:
+            continue
+        return bytes(module.decompress(data))
+    raise ValueError("Content-Encoding zstd needs a zstd package")
+
+
+_DECOMPRESSORS = {
+    "gzip": gzip.decompress,
+    "x-gzip": gzip.decompress,
+    "deflate": _decompress_deflate,
+    "br": _decompress_brotli,
+    "zstd": _decompress_zstd,
+}
+
+
+def decode_content_encoding(body: bytes, content_encodings: Sequence[str]) -> bytes:
+    """Undo Content-Encoding as an HTTP client does (codings applied in order, undone in reverse).
+
+    Raises ValueError for an unknown coding or a corrupt body.
+    """
+    codings = [
+        c.strip().lower() for value in content_encodings for c in value.split(",") if c.strip()
+    ]
+    for coding in reversed(codings):
+        if coding == "identity":
+            continue
+        decompress = _DECOMPRESSORS.get(coding)
+        if decompress is None:
+            raise ValueError(f"unsupported Content-Encoding {coding!r}")
+        try:
+            body = decompress(body)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise ValueError(f"corrupt {coding} body: {describe_error(exc)}") from exc
+    return body
+
+
+# -- raw HTTP headers --------------------------------------------------------------------
+
+
+def parse_raw_headers(raw: bytes) -> list[tuple[str, str]]:
+    """``Name: value`` lines (as Scrapy's cache stores them) to (lower-case name, value) pairs."""
+    headers: list[tuple[str, str]] = []
+    for line in raw.splitlines():
+        name, sep, value = line.partition(b":")
+        if not sep or not name.strip():
+            continue
+        headers.append((name.strip().decode("latin-1").lower(), value.strip().decode("latin-1")))
+    return headers
+
+
+def header_values(headers: Iterable[tuple[str, str]], name: str) -> tuple[str, ...]:
+    return tuple(value for key, value in headers if key == name)
+
+
+# -- local files ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    """What a sidecar says about one file: its Content-Type (``None``: no header) and URL."""
+
+    content_type: str | None
+    url: str | None = None
+
+
+def read_sidecar(path: Path) -> dict[Path, FileInfo]:
+    """Read a TSV of ``path<TAB>content_type[<TAB>url]`` rows (an optional header row names
+    the columns ``path``, ``content_type``, ``url``). Paths are relative to the TSV's folder;
+    an empty content type means the page had no Content-Type header. Raises OSError/ValueError.
+    """
+    text = path.read_text("utf-8")
+    rows = [row for row in csv.reader(io.StringIO(text), delimiter="\t") if any(row)]
+    columns = ["path", "content_type", "url"]
+    if rows and rows[0] and rows[0][0].strip().lower() == "path":
+        columns = [c.strip().lower().replace("-", "_") for c in rows[0]]
+        rows = rows[1:]
+    if "path" not in columns:
+        raise ValueError(f"{path}: sidecar has no 'path' column")
+    base = path.parent
+    entries: dict[Path, FileInfo] = {}
+    for row in rows:
+        cells = dict(zip(columns, (cell.strip() for cell in row), strict=False))
+        if not cells.get("path"):
+            continue
+        entries[(base / cells["path"]).resolve()] = FileInfo(
+            content_type=cells.get("content_type") or None, url=cells.get("url") or None
+        )
+    return entries
+
+
+def read_file_page(path: Path, info: FileInfo | None, default_content_type: str | None) -> Page:
+    origin = str(path)
+    content_type = info.content_type if info is not None else default_content_type
+    url = info.url if info is not None else None
+    try:
+        body = path.read_bytes()
+    except OSError as exc:
+        return failed(KIND_FILE, origin, f"cannot read file: {describe_error(exc)}", url)
+    return Page(
+        kind=KIND_FILE,
+        origin=origin,
+        body=body,
+        content_types=(content_type,) if content_type else (),
+        url=url,
+    )
+
+
+# -- Scrapy HTTP cache (FilesystemCacheStorage) ------------------------------------------------
+
+
+def _read_maybe_gzip(path: Path) -> bytes:
+    # HTTPCACHE_GZIP=True gzips every file of an entry; tell by the magic bytes.
+    data = path.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        return gzip.decompress(data)
+    return data
+
+
+class _PlainDataUnpickler(pickle.Unpickler):
+    """Unpickle only plain data (dicts, strings, numbers): never import or call anything."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        raise pickle.UnpicklingError(f"refusing to load {module}.{name} from a cache entry")
+
+
+def read_cache_meta(entry: Path) -> dict[str, Any]:
+    """The entry's metadata: ``meta`` (a dict literal) or else ``pickled_meta``.
+
+    Raises OSError/ValueError when neither is present and usable.
+    """
+    meta_path, pickled_path = entry / "meta", entry / "pickled_meta"
+    problems: list[str] = []
+    if meta_path.is_file():
+        try:
+            value = ast.literal_eval(_read_maybe_gzip(meta_path).decode("utf-8"))
+            if isinstance(value, dict):
+                return value
+            problems.append("meta is not a dict")
+        except (ValueError, SyntaxError, UnicodeDecodeError, OSError, EOFError) as exc:
+            problems.append(f"unreadable meta ({describe_error(exc)})")
+    if pickled_path.is_file():
+        try:
+            data = _read_maybe_gzip(pickled_path)
+            value = _PlainDataUnpickler(io.BytesIO(data)).load()
+            if isinstance(value, dict):
+                return value
+            problems.append("pickled_meta is not a dict")
+        except (pickle.UnpicklingError, ValueError, EOFError, OSError, IndexError) as exc:
+            problems.append(f"unreadable pickled_meta ({describe_error(exc)})")
+    if not problems:
+        raise ValueError("cache entry without metadata (no meta or pickled_meta file)")
+    raise ValueError("; ".join(problems))
+
+
+def read_cache_entry(entry: Path) -> Page:
+    origin = str(entry)
+    url: str | None = None
+    try:
+        meta = read_cache_meta(entry)
+        url = str(meta.get("response_url") or meta.get("url") or "") or None
+        status = meta.get("status")
+        raw_headers = _read_maybe_gzip(entry / "response_headers")
+        body = _read_maybe_gzip(entry / "response_body")
+        headers = parse_raw_headers(raw_headers)
+        body = decode_content_encoding(body, header_values(headers, "content-encoding"))
+    except (OSError, ValueError, EOFError) as exc:
+        return failed(KIND_HTTPCACHE, origin, f"bad cache entry: {describe_error(exc)}", url)
+    return Page(
+        kind=KIND_HTTPCACHE,
+        origin=origin,
+        body=body,
+        content_types=header_values(headers, "content-type"),
+        url=url,
+        status=int(status) if isinstance(status, int) else None,
+    )
+
+
+def is_cache_entry(names: Iterable[str]) -> bool:
+    return not CACHE_ENTRY_FILES.isdisjoint(names)
+
+
+# -- WARC -------------------------------------------------------------------------------------
+
+
+def read_warc(path: Path) -> Iterator[Page]:
+    """Every HTTP ``response`` record of a WARC (or ARC) file, gzip'd or plain.
+
+    A record cut short or a file that stops parsing yields one error page and ends the file.
+    """
+    origin = str(path)
+    try:
+        from warcio.archiveiterator import ArchiveIterator
+        from warcio.bufferedreaders import BufferedReader
+    except ImportError:
+        yield failed(
+            KIND_WARC, origin, "reading WARC files needs warcio: pip install scrapy-charset[warc]"
+        )
+        return
+    supported = set(BufferedReader.get_supported_decompressors())
+    try:
+        stream = path.open("rb")
+    except OSError as exc:
+        yield failed(KIND_WARC, origin, f"cannot read file: {describe_error(exc)}")
+        return
+    with stream:
+        offset = 0
+        try:
+            records = ArchiveIterator(stream, arc2warc=True)
+            for record in records:
+                offset = records.get_record_offset()
+                if record.rec_type != "response" or record.http_headers is None:
+                    continue
+                page = _warc_response_page(record, f"{origin}#{offset}", supported)
+                yield page
+                if page.error is not None and page.error.startswith("truncated"):
+                    return
+        except Exception as exc:  # noqa: BLE001 - any parse failure is reported, never raised
+            yield failed(
+                KIND_WARC,
+                f"{origin}#{offset}",
+                f"unreadable WARC after offset {offset}: {describe_error(exc)}",
+            )
+
+
+def _warc_response_page(record: Any, origin: str, supported: set[str]) -> Page:
+    url = record.rec_headers.get_header("WARC-Target-URI")
+    http = record.http_headers
+    status_text = http.get_statuscode()
+    status = int(status_text) if status_text and status_text.isdigit() else None
+    codings = [v for k, v in http.headers if k.lower() == "content-encoding"]
+    unsupported = [
+        c.strip().lower()
+        for value in codings
+        for c in value.split(",")
+        if c.strip() and c.strip().lower() not in supported and c.strip().lower() != "identity"
+    ]
+    if unsupported:
+        return failed(KIND_WARC, origin, f"unsupported Content-Encoding {unsupported[0]!r}", url)
+    try:
+        body = record.content_stream().read()
+    except Exception as exc:  # noqa: BLE001 - corrupt compressed or chunked bodies
+        return failed(KIND_WARC, origin, f"truncated or corrupt record: {describe_error(exc)}", url)
+    # The record's own Content-Length tells whether the file ended inside the record.
+    left = getattr(record.raw_stream, "limit", 0)
+    if left:
+        return failed(KIND_WARC, origin, f"truncated record: {left} bytes missing", url)
+    content_types = tuple(v for k, v in http.headers if k.lower() == "content-type")
+    return Page(
+        kind=KIND_WARC,
+        origin=origin,
+        body=body,
+        content_types=content_types,
+        url=url,
+        status=status,
+    )
+
+
+# -- walking the inputs -------------------------------------------------------------------------
+
+
+def is_warc_path(path: Path) -> bool:
+    return path.name.lower().endswith(WARC_SUFFIXES)
+
+
+@dataclass
+class LocalInputs:
+    """Local paths to audit and how to read them."""
+
+    paths: list[Path] = field(default_factory=list)
+    sidecar: Path | None = None
+    content_type: str | None = None
+    glob: str | None = None  # only files whose name matches (cache entries and WARCs excepted)
+
+
+def iter_local_pages(inputs: LocalInputs) -> Iterator[Page]:
+    """Pages from files, folders (walked; cache entries and WARC files recognised), WARC files
+    and the files a sidecar lists, each file once."""
+    sidecar: dict[Path, FileInfo] = {}
+    skip: set[Path] = set()
+    if inputs.sidecar is not None:
+        skip.add(inputs.sidecar.resolve())
+        try:
+            sidecar = read_sidecar(inputs.sidecar)
+        except (OSError, ValueError, UnicodeDecodeError) as exc:
+            yield failed(KIND_FILE, str(inputs.sidecar), f"bad sidecar: {describe_error(exc)}")
+    seen: set[Path] = set()
+    for path in inputs.paths:
+        yield from _iter_path(path, inputs, sidecar, seen | skip, seen)
+    for listed, info in sidecar.items():
+        if listed not in seen:
+            seen.add(listed)
+            yield read_file_page(listed, info, inputs.content_type)
+
+
+def _iter_path(
+    path: Path, inputs: LocalInputs, sidecar: dict[Path, FileInfo], skip: set[Path], seen: set[Path]
+) -> Iterator[Page]:
+    if path.is_dir():
+        yield from _walk(path, inputs, sidecar, skip, seen)
+    elif is_warc_path(path):
+        yield from read_warc(path)
+    elif path.name in CACHE_ENTRY_FILES and path.parent.is_dir():
+        yield read_cache_entry(path.parent)
+    else:
+        resolved = path.resolve()
+        seen.add(resolved)
+        yield read_file_page(path, sidecar.get(resolved), inputs.content_type)
+
+
+def _walk(
+    root: Path, inputs: LocalInputs, sidecar: dict[Path, FileInfo], skip: set[Path], seen: set[Path]
+) -> Iterator[Page]:
+    def on_error(exc: OSError) -> None:
+        errors.append(exc)
+
+    errors: list[OSError] = []
+    for folder, dirs, files in os.walk(root, onerror=on_error):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        while errors:
+            exc = errors.pop(0)
+            yield failed(KIND_FILE, str(exc.filename or folder), f"cannot read folder: {exc}")
+        here = Path(folder)
+        if is_cache_entry(files):
+            dirs[:] = []  # an entry's folder holds nothing else to audit
+            yield read_cache_entry(here)
+            continue
+        for name in sorted(files):
+            if name.startswith("."):
+                continue
+            path = here / name
+            if is_warc_path(path):
+                yield from read_warc(path)
+                continue
+            resolved = path.resolve()
+            if resolved in skip or resolved in seen:
+                continue
+            if inputs.glob and not fnmatch.fnmatch(name, inputs.glob):
+                continue
+            seen.add(resolved)
+            yield read_file_page(path, sidecar.get(resolved), inputs.content_type)
+    while errors:
+        exc = errors.pop(0)
+        yield failed(KIND_FILE, str(exc.filename or root), f"cannot read folder: {exc}")

@@ -1,0 +1,302 @@
+"""A known mix of pages in real encodings, and the audit's record for each of them.
+
+The mix is shared by the other audit tests (files, HTTP cache, WARC, command line), which
+assert the summary table's numbers for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+import requests
+
+from scrapy_charset.sniffing import decode_html
+from scrapy_charset.tools.audit_compare import (
+    audit_page,
+    first_difference,
+    requests_text,
+    scrapy_text,
+    tld_of,
+)
+from scrapy_charset.tools.audit_inputs import Page
+from tests.support.crawl import run_crawl
+from tests.support.server import LocalServer, Reply, html
+
+
+@dataclass(frozen=True)
+class MixPage:
+    path: str
+    host: str  # the page's host name, for its TLD
+    body: bytes
+    content_type: str | None
+    # What the audit must find:
+    encoding: str
+    source: str
+    requests_same: bool
+    scrapy_same: bool
+    utf8_same: bool
+    late_meta: bool = False
+    conflict: bool = False
+    bom: str | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}{self.path}"
+
+    @property
+    def tld(self) -> str:
+        return self.host.rsplit(".", 1)[-1]
+
+    @property
+    def name(self) -> str:
+        return self.path.strip("/").replace("/", "-")
+
+
+def _doc(head: str, body: str) -> str:
+    return f"<!DOCTYPE html>\n<html><head>{head}</head>\n<body>{body}</body></html>\n"
+
+
+_LONG_SCRIPT = "<script>\n" + "var filler = 'keeps the parser in head';\n" * 40 + "</script>"
+
+MIX: tuple[MixPage, ...] = (
+    # UTF-8 declared only in <meta>: requests falls back to ISO-8859-1 for text/*.
+    MixPage(
+        "/de/meta-utf8",
+        "www.zeitung.de",
+        _doc('<meta charset="utf-8"><title>Grüße</title>', "<p>Straße, Größe, Übung</p>").encode(),
+        "text/html",
+        "UTF-8", "meta", requests_same=False, scrapy_same=True, utf8_same=True,
+    ),
+    # The <meta> sits past the first 1024 bytes (after a long inline script in <head>).
+    MixPage(
+        "/de/late-meta",
+        "shop.example.de",
+        _doc(
+            "<title>Katalog</title>" + _LONG_SCRIPT
+            + '<meta http-equiv="Content-Type" content="text/html; charset=utf-8">',
+            "<p>Käse und Brötchen</p>",
+        ).encode(),
+        "text/html",
+        "UTF-8", "late_meta", requests_same=False, scrapy_same=True, utf8_same=True,
+        late_meta=True,
+    ),
+    # The header says UTF-8, the <meta> says Big5; the header wins.
+    MixPage(
+        "/tw/header-vs-meta",
+        "news.example.tw",
+        _doc('<meta charset="big5"><title>新聞</title>', "<p>繁體中文的新聞網站</p>").encode(),
+        "text/html; charset=utf-8",
+        "UTF-8", "header", requests_same=True, scrapy_same=True, utf8_same=True,
+        conflict=True,
+    ),
+    # A UTF-8 byte order mark and no declaration at all.
+    MixPage(
+        "/tw/bom",
+        "blog.example.tw",
+        b"\xef\xbb\xbf" + _doc("<title>部落格</title>", "<p>今天的天氣很好</p>").encode(),
+        "text/html",
+        "UTF-8", "bom", requests_same=False, scrapy_same=True, utf8_same=False,
+        bom="UTF-8",
+    ),
+    # Shift_JIS from the header; "①" exists in Windows' Shift_JIS (as browsers decode it) but not
+    # in Python's shift_jis codec, which requests uses for the label.
+    MixPage(
+        "/jp/shift-jis",
+        "www.example.jp",
+        _doc('<meta charset="Shift_JIS"><title>お知らせ</title>', "<p>① 日本語のページです</p>")
+        .encode("cp932"),
+        "text/html; charset=Shift_JIS",
+        "Shift_JIS", "header", requests_same=False, scrapy_same=True, utf8_same=False,
+    ),
+    # EUC-JP declared only in <meta>.
+    MixPage(
+        "/jp/euc-jp",
+        "shop.example.jp",
+        _doc('<meta http-equiv="Content-Type" content="text/html; charset=EUC-JP">',
+             "<p>商品の一覧</p>").encode("euc-jp"),
+        "text/html",
+        "EUC-JP", "meta", requests_same=False, scrapy_same=True, utf8_same=False,
+    ),
+    # windows-1251 declared only in <meta>.
+    MixPage(
+        "/ru/cp1251",
+        "www.example.ru",
+        _doc('<meta charset="windows-1251"><title>Новости</title>', "<p>Привет, мир</p>")
+        .encode("cp1251"),
+        "text/html",
+        "windows-1251", "meta", requests_same=False, scrapy_same=True, utf8_same=False,
+    ),
+    # KOI8-R from the header, no <meta>.
+    MixPage(
+        "/ru/koi8-r",
+        "forum.example.ru",
+        _doc("<title>Форум</title>", "<p>Добро пожаловать</p>").encode("koi8-r"),
+        "text/html; charset=KOI8-R",
+        "KOI8-R", "header", requests_same=True, scrapy_same=True, utf8_same=False,
+    ),
+    # Pure ASCII: every decoder agrees.
+    MixPage(
+        "/com/ascii",
+        "www.example.com",
+        _doc('<meta charset="utf-8"><title>Plain</title>', "<p>Nothing but ASCII.</p>").encode(),
+        "text/html",
+        "UTF-8", "meta", requests_same=True, scrapy_same=True, utf8_same=True,
+    ),
+    # UTF-8 with no declaration anywhere: browsers see that it is valid UTF-8.
+    MixPage(
+        "/com/undeclared-utf8",
+        "api.example.com",
+        _doc("<title>Menu</title>", "<p>Crème brûlée, café, naïve</p>").encode(),
+        "text/html",
+        "UTF-8", "utf8", requests_same=False, scrapy_same=True, utf8_same=True,
+    ),
+    # <meta charset="utf-16"> in an ASCII-compatible page means UTF-8 (HTML Standard prescan);
+    # Scrapy decodes it as UTF-16.
+    MixPage(
+        "/com/meta-utf16",
+        "docs.example.com",
+        _doc('<meta charset="utf-16"><title>Résumé</title>', "<p>Déjà vu</p>").encode(),
+        "text/html",
+        "UTF-8", "meta", requests_same=False, scrapy_same=False, utf8_same=True,
+    ),
+)
+
+# The summary the audit must print for MIX grouped by TLD:
+# (pages, not UTF-8, garbled by requests, by Scrapy, by UTF-8 decode, late meta, conflicts, BOM)
+EXPECTED_BY_TLD: dict[str, tuple[int, int, int, int, int, int, int, int]] = {
+    "com": (3, 0, 2, 1, 0, 0, 0, 0),
+    "de": (2, 0, 2, 0, 0, 1, 0, 0),
+    "jp": (2, 2, 2, 0, 2, 0, 0, 0),
+    "ru": (2, 2, 1, 0, 2, 0, 0, 0),
+    "tw": (2, 0, 1, 0, 1, 0, 1, 1),
+}
+EXPECTED_TOTAL = (11, 4, 8, 1, 5, 1, 1, 1)
+
+
+def serve_mix(server: LocalServer) -> None:
+    for page in MIX:
+        server.add(page.path, html(page.body, page.content_type))
+
+
+def mix_page(page: MixPage, kind: str = "file") -> Page:
+    return Page(
+        kind=kind,
+        origin=page.path,
+        body=page.body,
+        content_types=(page.content_type,) if page.content_type else (),
+        url=page.url,
+    )
+
+
+def test_expected_totals_add_up() -> None:
+    columns = list(zip(*EXPECTED_BY_TLD.values(), strict=True))
+    assert tuple(sum(c) for c in columns) == EXPECTED_TOTAL
+    assert EXPECTED_TOTAL[0] == len(MIX)
+    assert sum(not p.requests_same for p in MIX) == EXPECTED_TOTAL[2]
+    assert sum(not p.scrapy_same for p in MIX) == EXPECTED_TOTAL[3]
+    assert sum(not p.utf8_same for p in MIX) == EXPECTED_TOTAL[4]
+
+
+@pytest.mark.parametrize("page", MIX, ids=lambda p: p.name)
+def test_record_of_each_mix_page(page: MixPage) -> None:
+    record = audit_page(mix_page(page), decode_html)
+    assert record.error is None
+    assert record.tld == page.tld
+    assert (record.encoding, record.source) == (page.encoding, page.source)
+    assert record.not_utf8 == (page.encoding != "UTF-8")
+    assert record.late_meta == page.late_meta
+    assert record.conflict == page.conflict
+    assert record.bom == page.bom
+    browser_text, _ = decode_html(page.body, page.content_type, url=page.url)
+    assert record.replacement_chars == browser_text.count("\ufffd")
+    for name, same in (
+        ("requests", page.requests_same),
+        ("scrapy", page.scrapy_same),
+        ("utf8", page.utf8_same),
+    ):
+        result = record.defaults[name]
+        assert result is not None
+        assert result.same == same, name
+        if same:
+            assert result.diff is None
+        else:
+            assert result.diff is not None
+            offset = result.diff["offset"]
+            # The snippet starts at most 20 characters before the first difference.
+            assert browser_text[offset:offset + 1] != ""
+            assert result.diff["browser"] in browser_text
+
+
+def test_conflict_lists_the_losing_meta() -> None:
+    page = next(p for p in MIX if p.conflict)
+    record = audit_page(mix_page(page), decode_html)
+    assert record.overridden == [{"source": "meta", "label": "big5", "encoding": "Big5"}]
+
+
+def test_error_page_is_reported_not_decoded() -> None:
+    page = Page(kind="file", origin="gone.html", error="cannot read file: missing")
+    record = audit_page(page, decode_html)
+    assert record.error == "cannot read file: missing"
+    assert record.encoding is None and record.defaults == {}
+    assert record.to_dict()["requests_same"] is None
+
+
+def test_browser_failure_becomes_an_error_record() -> None:
+    def broken(body: bytes, content_type: object = None, **kwargs: object) -> tuple[str, object]:
+        raise RuntimeError("boom")
+
+    record = audit_page(mix_page(MIX[0]), broken)  # type: ignore[arg-type]
+    assert record.error == "browser decoding failed: RuntimeError: boom"
+
+
+def test_first_difference() -> None:
+    assert first_difference("abc", "abc") == 3
+    assert first_difference("abc", "abd") == 2
+    assert first_difference("ab", "abc") == 2
+    long = "x" * 100_000
+    assert first_difference(long + "a" + long, long + "b" + long) == 100_000
+    assert first_difference(long, "y" + long) == 0
+
+
+def test_tld_of() -> None:
+    assert tld_of("www.example.co.uk") == "uk"
+    assert tld_of("127.0.0.1") == "(ip)"
+    assert tld_of("::1") == "(ip)"
+    assert tld_of("") == "(none)"
+
+
+def test_requests_reproduction_matches_a_real_requests_get(local_server: LocalServer) -> None:
+    serve_mix(local_server)
+    local_server.add("/no-content-type", html("<p>Привет</p>".encode("cp1251"), None))
+    local_server.add(
+        "/two-headers",
+        Reply(
+            body="<p>Ünïcödé</p>".encode(),
+            headers=[("Content-Type", "text/html"), ("Content-Type", "text/html; charset=utf-8")],
+        ),
+    )
+    checked = 0
+    for path in [p.path for p in MIX] + ["/no-content-type", "/two-headers"]:
+        real = requests.get(local_server.url(path), timeout=10)
+        values = tuple(real.raw.headers.getlist("Content-Type"))
+        encoding, text = requests_text(real.content, values)
+        assert text == real.text, path
+        assert encoding == (real.encoding or real.apparent_encoding), path
+        checked += 1
+    assert checked == len(MIX) + 2
+
+
+def test_scrapy_reproduction_matches_a_real_crawl(local_server: LocalServer) -> None:
+    serve_mix(local_server)
+    result = run_crawl(
+        "tests.support.spiders:TextSpider",
+        settings={"LOG_LEVEL": "WARNING"},
+        spider_kwargs={"urls": [local_server.url(p.path) for p in MIX]},
+    )
+    by_path = {item["url"].split(str(local_server.port), 1)[1]: item for item in result.items}
+    assert set(by_path) == {p.path for p in MIX}
+    for page in MIX:
+        encoding, text = scrapy_text(page.body, (page.content_type,), page.url)
+        assert text == by_path[page.path]["text"], page.path
+        assert encoding == by_path[page.path]["encoding"], page.path
