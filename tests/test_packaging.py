@@ -1,0 +1,121 @@
+"""The built distributions hold what they should, and the core layers stand without Scrapy."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import zipfile
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+TABLES = REPO / "scrapy_charset" / "encoding" / "tables"
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel built with the project's own build backend, as ``pip wheel .`` would."""
+    from hatchling.builders.wheel import WheelBuilder
+
+    out = tmp_path_factory.mktemp("wheel")
+    (path,) = WheelBuilder(str(REPO)).build(directory=str(out), versions=["standard"])
+    return Path(path)
+
+
+@pytest.fixture(scope="module")
+def wheel_names(wheel: Path) -> list[str]:
+    with zipfile.ZipFile(wheel) as archive:
+        return archive.namelist()
+
+
+@pytest.fixture(scope="module")
+def sdist_names(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    import tarfile
+
+    from hatchling.builders.sdist import SdistBuilder
+
+    out = tmp_path_factory.mktemp("sdist")
+    (path,) = SdistBuilder(str(REPO)).build(directory=str(out), versions=["standard"])
+    with tarfile.open(path) as sdist:
+        # Drop the leading "scrapy_charset-0.1.0/".
+        return [name.partition("/")[2] for name in sdist.getnames()]
+
+
+def test_wheel_has_the_typing_marker_and_generated_tables(wheel_names: list[str]) -> None:
+    assert "scrapy_charset/py.typed" in wheel_names
+    generated = sorted(p.name for p in TABLES.glob("*_data.py"))
+    assert "labels_data.py" in generated
+    for name in generated:
+        assert f"scrapy_charset/encoding/tables/{name}" in wheel_names
+
+
+def test_wheel_has_the_demo_site_and_licences(wheel_names: list[str]) -> None:
+    assert "scrapy_charset/tools/demo.py" in wheel_names
+    assert "scrapy_charset/tools/demo_site.py" in wheel_names
+    licences = {Path(name).name for name in wheel_names if "/licenses/" in name}
+    assert {"LICENSE", "NOTICE.md"} <= licences
+
+
+def test_wheel_leaves_out_tests_vendor_data_and_projects(wheel_names: list[str]) -> None:
+    top_level = {name.split("/")[0] for name in wheel_names}
+    assert top_level == {"scrapy_charset", "scrapy_charset-0.1.0.dist-info"}
+    assert not [name for name in wheel_names if "/tests/" in name or "vendor/" in name]
+
+
+def test_wheel_registers_the_scrapy_command(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        text = archive.read("scrapy_charset-0.1.0.dist-info/entry_points.txt").decode()
+    assert "[scrapy.commands]" in text
+    assert "charset-audit = scrapy_charset.tools.audit_command:AuditCommand" in text
+
+
+def test_installed_package_registers_the_scrapy_command() -> None:
+    commands = {ep.name: ep.value for ep in entry_points(group="scrapy.commands")}
+    assert commands.get("charset-audit") == "scrapy_charset.tools.audit_command:AuditCommand"
+
+
+def test_sdist_has_what_the_test_suite_and_example_need(sdist_names: list[str]) -> None:
+    for needed in (
+        "README.md",
+        "LICENSE",
+        "NOTICE.md",
+        "pyproject.toml",
+        "tox.ini",
+        "example_project/scrapy.cfg",
+        "tests/data/html5lib-tests/LICENSE",
+        "vendor/whatwg/encodings.json",
+    ):
+        assert needed in sdist_names, needed
+
+
+def _modules_after_import(code: str) -> list[str]:
+    probe = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return list(json.loads(done.stdout))
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import scrapy_charset",
+        "import scrapy_charset.encoding as e; e.get_encoding('sjis')",
+        "import scrapy_charset.sniffing",
+        "import scrapy_charset.tools.demo_site",
+    ],
+)
+def test_core_layers_do_not_import_scrapy(code: str) -> None:
+    modules = _modules_after_import(code)
+    assert "scrapy_charset" in modules
+    leaked = [m for m in modules if m.split(".")[0] in {"scrapy", "twisted", "parsel", "lxml"}]
+    assert leaked == []
+
+
+def test_lazy_scrapy_exports_stay_lazy_until_asked_for() -> None:
+    modules = _modules_after_import("import scrapy_charset; scrapy_charset.__version__")
+    assert "scrapy_charset.integration.middleware" not in modules
