@@ -1,0 +1,391 @@
+"""Item pipeline that watches scraped text for U+FFFD and mojibake, per field, and flags spikes.
+
+Enable it with ``ITEM_PIPELINES = {"scrapy_charset.integration.pipeline.CharsetPipeline": 300}``
+(or the add-on). By default it only writes ``charset/item/...`` stats and logs one warning per
+field and spike; normalizing, annotating and dropping items are opt-in. An item it cannot
+inspect passes through unchanged and is counted in ``charset/item/uninspectable``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from itemadapter import ItemAdapter, is_item
+from scrapy.exceptions import DropItem, NotConfigured
+
+from ..quality import NormalForm, count_mojibake, may_have_mojibake, normalize
+from .pipeline_settings import PipelineConfig
+from .pipeline_spikes import FieldState, Spike, SpikeRule
+
+logger = logging.getLogger(__name__)
+
+PREFIX = "charset/item/"
+OTHER_FIELDS = "<other>"  # shared path once CHARSET_ITEM_MAX_FIELDS distinct paths exist
+MAX_DEPTH = 32  # nesting below this is not inspected
+PUBLISH_EVERY = 100  # items between refreshes of the "seen" stats
+
+_SCALARS = (bytes, bytearray, memoryview, int, float, complex, type(None))
+
+
+@dataclass(frozen=True)
+class ValueCheck:
+    """One text value found in an item, at a field path such as ``offers[].name``."""
+
+    path: str
+    replacement_chars: int
+    mojibake_chars: int
+
+    @property
+    def damaged(self) -> bool:
+        return bool(self.replacement_chars or self.mojibake_chars)
+
+
+def check_text(path: str, text: str) -> ValueCheck | None:
+    """The damage in one text value, or None when it has none."""
+    # Fast path: one substring test and one isascii/regex test before any deeper work.
+    has_replacement = "\ufffd" in text
+    if not has_replacement and not may_have_mojibake(text):
+        return None
+    return ValueCheck(path, text.count("\ufffd") if has_replacement else 0, count_mojibake(text))
+
+
+# What inspecting an item yields, value by value in order: the bare path of a clean value or
+# the ValueCheck of a damaged one (clean values, the common case, cost no allocation).
+Found = list["str | ValueCheck"]
+
+
+def _matches(path: str, prefixes: tuple[str, ...]) -> bool:
+    """``path`` is one of ``prefixes`` or inside one (``a`` covers ``a.b`` and ``a[]``)."""
+    for prefix in prefixes:
+        if path == prefix or (path.startswith(prefix) and path[len(prefix)] in ".["):
+            return True
+    return False
+
+
+def _child_path(parent: str, key: Any) -> str:
+    return f"{parent}.{key}" if parent else str(key)
+
+
+def _top_name(path: str) -> str:
+    return path.split(".", 1)[0].split("[", 1)[0]
+
+
+def _fields_of(item: Any) -> Iterable[tuple[Any, Any]]:
+    if type(item) is dict:
+        return list(item.items())
+    return list(ItemAdapter(item).items())
+
+
+class _Walker:
+    """Collects every text value of an item with its field path; never calls ``__str__``."""
+
+    def __init__(self, wanted: Any) -> None:
+        self.wanted = wanted  # path -> bool
+        self.found: Found = []
+        self._open: set[int] = set()  # containers on the current path, to stop at cycles
+
+    def walk(self, value: Any, path: str, depth: int) -> None:
+        if isinstance(value, str):
+            if self.wanted(path):
+                self.found.append(check_text(path, value) or path)
+            return
+        if isinstance(value, _SCALARS) or depth >= MAX_DEPTH:
+            return
+        key = id(value)
+        if key in self._open:
+            return
+        self._open.add(key)
+        try:
+            if isinstance(value, dict):
+                for name, sub in list(value.items()):
+                    self.walk(sub, _child_path(path, name), depth + 1)
+            elif isinstance(value, (list, tuple, set, frozenset)):
+                for sub in list(value):
+                    self.walk(sub, path + "[]", depth + 1)
+            elif is_item(value):
+                for name, sub in _fields_of(value):
+                    self.walk(sub, _child_path(path, name), depth + 1)
+        finally:
+            self._open.discard(key)
+
+
+class _Normalizer:
+    """Rewrites the wanted text values of a field in one normal form, rebuilding containers."""
+
+    def __init__(self, form: NormalForm, wanted: Any) -> None:
+        self.form = form
+        self.wanted = wanted  # path -> bool
+        self.changed = 0
+
+    def value(self, value: Any, path: str, depth: int) -> Any:
+        """``value`` with its text normalized; the very same object when nothing changes."""
+        if isinstance(value, str):
+            if not self.wanted(path):
+                return value
+            new = normalize(value, self.form)
+            if new is value or new == value:
+                return value
+            self.changed += 1
+            return new
+        if isinstance(value, _SCALARS) or depth >= MAX_DEPTH:
+            return value
+        if isinstance(value, dict):
+            pairs = [
+                (k, v, self.value(v, _child_path(path, k), depth + 1))
+                for k, v in list(value.items())
+            ]
+            if all(new is old for _, old, new in pairs):
+                return value
+            if type(value) is dict:
+                return {k: new for k, _, new in pairs}
+            for k, old, new in pairs:  # a dict subclass keeps its identity and type
+                if new is not old:
+                    value[k] = new
+            return value
+        if isinstance(value, (list, tuple)):
+            items = [self.value(v, path + "[]", depth + 1) for v in value]
+            if all(new is old for new, old in zip(items, value, strict=True)):
+                return value
+            return items if type(value) is list else tuple(items)
+        if is_item(value):
+            adapter = ItemAdapter(value)
+            for name, sub in list(adapter.items()):
+                new = self.value(sub, _child_path(path, name), depth + 1)
+                if new is not sub:
+                    adapter[name] = new
+        return value
+
+
+def _set_field(item: Any, name: Any, value: Any) -> None:
+    if type(item) is dict:
+        item[name] = value
+    else:
+        ItemAdapter(item)[name] = value
+
+
+class CharsetPipeline:
+    """Counts U+FFFD and mojibake per field path and flags fields whose rate spikes."""
+
+    def __init__(self, stats: Any, config: PipelineConfig | None = None) -> None:
+        self.stats = stats
+        self.config = cfg = config or PipelineConfig()
+        self.rule = SpikeRule(
+            window=cfg.spike_window,
+            threshold=cfg.threshold,
+            factor=cfg.spike_factor,
+            min_jump=cfg.spike_min_jump,
+            baseline=cfg.spike_baseline,
+        )
+        self.fields: dict[str, FieldState] = {}
+        self.items_seen = 0
+        self._wanted_cache: dict[str, bool] = {}
+        self._top_level = frozenset(_top_name(p) for p in cfg.fields)
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> CharsetPipeline:
+        config = PipelineConfig.from_settings(crawler.settings)
+        if not config.enabled:
+            raise NotConfigured("CHARSET_ITEM_ENABLED is False")
+        return cls(crawler.stats, config)
+
+    # Scrapy hooks. ``spider`` is optional: Scrapy >= 2.13 then passes none (no deprecation
+    # warning), while Scrapy 2.11 and 2.12 still pass it positionally.
+    def open_spider(self, spider: Any = None) -> None:
+        self._publish_seen()
+
+    def close_spider(self, spider: Any = None) -> None:
+        for state in list(self.fields.values()):
+            if state.window_seen >= self.rule.min_partial:
+                self._report(state.close_window(self.rule))
+        self._publish_seen()
+        for state in self.fields.values():
+            base = f"{PREFIX}field/{state.path}/"
+            self.stats.set_value(base + "rate", state.rate)
+            self.stats.set_value(base + "mojibake_rate", state.mojibake_rate)
+
+    def process_item(self, item: Any, spider: Any = None) -> Any:
+        self.items_seen += 1
+        try:
+            found = self._inspect(item)
+        except Exception as exc:  # an odd item goes on untouched, and is counted
+            self.stats.inc_value(PREFIX + "uninspectable")
+            logger.debug("Cannot inspect %s item: %r", type(item).__name__, exc)
+            return item
+        damaged = [entry for entry in found if isinstance(entry, ValueCheck)]
+        if damaged:
+            self._count_damage(damaged)
+        self._count_values(item, found)
+        if self.items_seen % PUBLISH_EVERY == 0:
+            self._publish_seen()
+        # Normalize after inspecting: NFKC would turn mojibake such as "â€™" into "â€TM".
+        if self.config.normalize is not None:
+            self._normalize_item(item, self.config.normalize)
+        if damaged and self.config.add_findings:
+            self._add_findings(item, damaged)
+        if self._should_drop(found, damaged):
+            self.stats.inc_value(PREFIX + "dropped")
+            raise DropItem(
+                f"{len(damaged)} of {len(found)} text values damaged (U+FFFD or mojibake): "
+                + ", ".join(sorted({c.path for c in damaged}))
+            )
+        return item
+
+    # -- inspection ------------------------------------------------------------------------
+    def _wanted(self, path: str) -> bool:
+        known = self._wanted_cache.get(path)
+        if known is None:
+            known = not self.config.fields or _matches(path, self.config.fields)
+            if len(self._wanted_cache) < 10_000:  # dynamic keys must not grow it forever
+                self._wanted_cache[path] = known
+        return known
+
+    def _inspect(self, item: Any) -> Found:
+        if type(item) is not dict and not is_item(item):
+            raise TypeError("not an item type ItemAdapter supports")
+        walker = _Walker(self._wanted)
+        found = walker.found
+        top_level = self._top_level
+        skip = self.config.findings_field
+        for name, value in _fields_of(item):
+            if name == skip or (top_level and name not in top_level):
+                continue
+            path = name if type(name) is str else str(name)
+            if type(value) is str:  # the common case, inlined
+                if self._wanted(path):
+                    found.append(check_text(path, value) or path)
+            else:
+                walker.walk(value, path, 1)
+        return found
+
+    def _state(self, path: str) -> FieldState:
+        state = self.fields.get(path)
+        if state is not None:
+            return state
+        if len(self.fields) >= self.config.max_fields:
+            path = OTHER_FIELDS
+            state = self.fields.get(path)
+            if state is not None:
+                return state
+        state = self.fields[path] = FieldState(path, self.rule.baseline)
+        return state
+
+    def _count_values(self, item: Any, found: Found) -> None:
+        window = self.rule.window
+        for entry in found:
+            if isinstance(entry, str):
+                state = self.fields.get(entry) or self._state(entry)
+            else:
+                state = self._state(entry.path)
+                state.window_damaged += 1
+                if state.window_url is None:
+                    state.window_url = self._url_of(item)
+            state.seen += 1
+            state.window_seen += 1
+            if state.window_seen >= window:
+                self._report(state.close_window(self.rule))
+
+    def _count_damage(self, damaged: list[ValueCheck]) -> None:
+        inc = self.stats.inc_value
+        replacement = sum(c.replacement_chars for c in damaged)
+        mojibake = sum(c.mojibake_chars for c in damaged)
+        if replacement:
+            inc(PREFIX + "with_replacement")
+            inc(PREFIX + "replacement_chars", replacement)
+        if mojibake:
+            inc(PREFIX + "mojibake")
+            inc(PREFIX + "mojibake_chars", mojibake)
+        for check in damaged:
+            state = self._state(check.path)
+            base = f"{PREFIX}field/{state.path}/"
+            if check.replacement_chars:
+                state.affected += 1
+                state.replacement_chars += check.replacement_chars
+                inc(base + "affected")
+                inc(base + "replacement_chars", check.replacement_chars)
+            if check.mojibake_chars:
+                state.mojibake += 1
+                state.mojibake_chars += check.mojibake_chars
+                inc(base + "mojibake")
+                inc(base + "mojibake_chars", check.mojibake_chars)
+
+    def _url_of(self, item: Any) -> str | None:
+        try:
+            fields = item if type(item) is dict else ItemAdapter(item)
+            for name in self.config.url_fields:
+                value = fields.get(name)
+                if isinstance(value, str) and value:
+                    return value
+        except Exception:  # an item that breaks on lookup simply has no example URL
+            return None
+        return None
+
+    def _report(self, spike: Spike | None) -> None:
+        if spike is None:
+            return
+        self.stats.inc_value(PREFIX + "flagged")
+        self.stats.inc_value(f"{PREFIX}field/{spike.path}/flagged")
+        baseline = "none yet" if spike.baseline is None else f"{spike.baseline:.1%}"
+        logger.warning(
+            "Damaged text spike in field %r: %d of %d values (%.1f%%) have U+FFFD or mojibake "
+            "(%s; baseline %s)%s",
+            spike.path,
+            spike.damaged,
+            spike.values,
+            spike.rate * 100,
+            "above threshold" if spike.reason == "threshold" else "jump against baseline",
+            baseline,
+            f"; e.g. {spike.example_url}" if spike.example_url else "",
+        )
+
+    def _publish_seen(self) -> None:
+        self.stats.set_value(PREFIX + "seen", self.items_seen)
+        for state in self.fields.values():
+            self.stats.set_value(f"{PREFIX}field/{state.path}/seen", state.seen)
+
+    # -- opt-in actions --------------------------------------------------------------------
+    def _normalize_wanted(self, path: str) -> bool:
+        targets = self.config.normalize_fields
+        return self._wanted(path) and (not targets or _matches(path, targets))
+
+    def _normalize_item(self, item: Any, form: NormalForm) -> None:
+        normalizer = _Normalizer(form, self._normalize_wanted)
+        try:
+            fields = _fields_of(item)
+        except Exception:
+            self.stats.inc_value(PREFIX + "normalize_failed")
+            return
+        skip = self.config.findings_field
+        for name, value in fields:
+            if name == skip:
+                continue
+            try:
+                new = normalizer.value(value, name if type(name) is str else str(name), 1)
+                if new is not value:
+                    _set_field(item, name, new)
+            except Exception:  # frozen dataclass, read-only mapping...: the value stays as is
+                self.stats.inc_value(PREFIX + "normalize_failed")
+        if normalizer.changed:
+            self.stats.inc_value(PREFIX + "normalized", normalizer.changed)
+
+    def _add_findings(self, item: Any, damaged: list[ValueCheck]) -> None:
+        findings: dict[str, dict[str, int]] = {}
+        for check in damaged:
+            entry = findings.setdefault(check.path, {"replacement_chars": 0, "mojibake_chars": 0})
+            entry["replacement_chars"] += check.replacement_chars
+            entry["mojibake_chars"] += check.mojibake_chars
+        name = self.config.findings_field
+        try:
+            if type(item) is not dict and name not in ItemAdapter(item).field_names():
+                raise KeyError(name)  # only where the item type can take the field
+            _set_field(item, name, findings)
+        except Exception:
+            self.stats.inc_value(PREFIX + "findings_skipped")
+            return
+        self.stats.inc_value(PREFIX + "findings_added")
+
+    def _should_drop(self, found: Found, damaged: list[ValueCheck]) -> bool:
+        limit = self.config.drop_threshold
+        return limit is not None and bool(damaged) and len(damaged) / len(found) > limit

@@ -1,0 +1,107 @@
+"""The ``CHARSET_ITEM_*`` settings of :class:`~scrapy_charset.integration.pipeline.CharsetPipeline`.
+
+Read and validated once, so a wrong value fails at start-up with a message naming the setting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..quality import NORMAL_FORMS, NormalForm
+
+
+@dataclass(frozen=True)
+class PipelineConfig:
+    enabled: bool = True
+    fields: tuple[str, ...] = ()  # field paths to inspect; empty: every field
+    threshold: float | None = 0.25  # absolute damaged-value rate that flags a field
+    spike_window: int = 50  # values per window
+    spike_factor: float = 3.0  # window rate against the baseline mean
+    spike_min_jump: float = 0.05  # and at least this much above the baseline
+    spike_baseline: int = 5  # windows in the rolling baseline
+    url_fields: tuple[str, ...] = ("url",)
+    normalize: NormalForm | None = None
+    normalize_fields: tuple[str, ...] = ()  # empty: every inspected field
+    add_findings: bool = False
+    findings_field: str = "charset_findings"
+    drop_threshold: float | None = None  # damaged share of an item's text values
+    max_fields: int = 200  # distinct field paths tracked; the rest share "<other>"
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> PipelineConfig:
+        """Build from Scrapy ``Settings`` (anything with ``get``/``getbool``/``getlist``)."""
+        return cls(
+            enabled=settings.getbool("CHARSET_ITEM_ENABLED", True),
+            fields=_paths(settings.getlist("CHARSET_ITEM_FIELDS", [])),
+            threshold=_rate_or_none(settings, "CHARSET_ITEM_THRESHOLD", 0.25),
+            spike_window=_positive_int(settings, "CHARSET_ITEM_SPIKE_WINDOW", 50),
+            spike_factor=_number(settings, "CHARSET_ITEM_SPIKE_FACTOR", 3.0, minimum=1.0),
+            spike_min_jump=_number(settings, "CHARSET_ITEM_SPIKE_MIN_JUMP", 0.05, maximum=1.0),
+            spike_baseline=_positive_int(settings, "CHARSET_ITEM_SPIKE_BASELINE", 5),
+            url_fields=_paths(settings.getlist("CHARSET_ITEM_URL_FIELDS", ["url"])),
+            normalize=_normal_form(settings.get("CHARSET_ITEM_NORMALIZE")),
+            normalize_fields=_paths(settings.getlist("CHARSET_ITEM_NORMALIZE_FIELDS", [])),
+            add_findings=settings.getbool("CHARSET_ITEM_ADD_FINDINGS", False),
+            findings_field=_name(settings, "CHARSET_ITEM_FINDINGS_FIELD", "charset_findings"),
+            drop_threshold=_rate_or_none(settings, "CHARSET_ITEM_DROP_THRESHOLD", None),
+            max_fields=_positive_int(settings, "CHARSET_ITEM_MAX_FIELDS", 200),
+        )
+
+
+def _paths(values: list[Any]) -> tuple[str, ...]:
+    return tuple(str(v).strip() for v in values if str(v).strip())
+
+
+def _number(
+    settings: Any, name: str, default: float, minimum: float = 0.0, maximum: float | None = None
+) -> float:
+    return _checked_number(name, settings.get(name, default), minimum, maximum)
+
+
+def _checked_number(name: str, raw: Any, minimum: float, maximum: float | None) -> float:
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {raw!r}") from None
+    if value != value or value < minimum or (maximum is not None and value > maximum):
+        bounds = f">= {minimum}" + (f" and <= {maximum}" if maximum is not None else "")
+        raise ValueError(f"{name} must be {bounds}, got {raw!r}")
+    return value
+
+
+def _rate_or_none(settings: Any, name: str, default: float | None) -> float | None:
+    raw = settings.get(name, default)
+    if raw is None or (isinstance(raw, str) and raw.strip().lower() in ("", "none", "off")):
+        return None
+    return _checked_number(name, raw, 0.0, 1.0)
+
+
+def _positive_int(settings: Any, name: str, default: int) -> int:
+    raw = settings.get(name, default)
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a positive integer, got {raw!r}") from None
+    if value < 1 or value != float(raw):
+        raise ValueError(f"{name} must be a positive integer, got {raw!r}")
+    return value
+
+
+def _normal_form(raw: Any) -> NormalForm | None:
+    if raw is None or raw is False or (isinstance(raw, str) and raw.strip() == ""):
+        return None
+    form = str(raw).strip().upper()
+    for known in NORMAL_FORMS:
+        if form == known:
+            return known
+    raise ValueError(
+        f"CHARSET_ITEM_NORMALIZE must be one of {', '.join(NORMAL_FORMS)} or None, got {raw!r}"
+    )
+
+
+def _name(settings: Any, name: str, default: str) -> str:
+    value = str(settings.get(name, default) or "").strip()
+    if not value:
+        raise ValueError(f"{name} must be a non-empty field name")
+    return value

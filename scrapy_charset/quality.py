@@ -1,0 +1,175 @@
+"""Scrapy-free checks for damaged text: U+FFFD replacement characters and mojibake.
+
+Mojibake here means UTF-8 bytes that were decoded with a single-byte encoding, which leaves
+reversible traces such as ``Ã©`` (for ``é``) or ``â€™`` (for ``’``). A sequence is counted only
+when re-encoding it with that single-byte encoding gives a *valid* UTF-8 multi-byte sequence,
+so genuine accented text (French, German, Vietnamese, Turkish, Icelandic...) is left alone.
+
+Every check starts with a cheap test (``str.isascii()``, one precompiled regex search) so the
+common case costs almost nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Literal
+
+REPLACEMENT_CHARACTER = "\ufffd"
+
+NormalForm = Literal["NFC", "NFD", "NFKC", "NFKD"]
+NORMAL_FORMS: tuple[NormalForm, ...] = ("NFC", "NFD", "NFKC", "NFKD")
+
+
+@dataclass(frozen=True)
+class Mojibake:
+    """One mis-decoded character: ``text[start:end]`` reads back as ``repaired``."""
+
+    start: int
+    end: int
+    text: str
+    repaired: str
+    misread_as: str  # the single-byte encoding the UTF-8 bytes were read with
+
+
+def _byte_to_char_table(codec: str) -> dict[int, str]:
+    # Bytes 0x80-0xFF as a browser's single-byte decoder yields them; bytes the Python codec
+    # leaves undefined map to the C1 control of the same value, as the WHATWG indexes do.
+    table: dict[int, str] = {}
+    for byte in range(0x80, 0x100):
+        try:
+            table[byte] = bytes([byte]).decode(codec)
+        except UnicodeDecodeError:
+            table[byte] = chr(byte)
+    return table
+
+
+def _char_class(chars: set[str]) -> str:
+    return "[" + "".join(re.escape(c) for c in sorted(chars)) + "]"
+
+
+class _Misreading:
+    """UTF-8 read as one single-byte encoding: which characters stand for which bytes."""
+
+    def __init__(self, name: str, byte_tables: tuple[dict[int, str], ...], trusted: range) -> None:
+        self.name = name
+        # trusted: code points that count on their own as a 2-byte repair; others need a
+        # neighbour (see find_mojibake), because a lone 2-byte repair can be chance.
+        self.trusted = trusted
+        to_byte: dict[int, int] = {}
+        by_byte: dict[int, set[str]] = {}
+        for table in byte_tables:
+            for byte, char in table.items():
+                to_byte.setdefault(ord(char), byte)
+                by_byte.setdefault(byte, set()).add(char)
+        # str.translate maps characters to latin-1 stand-ins for their bytes.
+        self.to_latin1 = {cp: chr(byte) for cp, byte in to_byte.items()}
+
+        def chars(lo: int, hi: int) -> str:
+            return _char_class({c for b in range(lo, hi + 1) for c in by_byte[b]})
+
+        cont = chars(0x80, 0xBF)
+        # UTF-8 lead bytes C2-DF (2 bytes), E0-EF (3), F0-F4 (4), each followed by at least
+        # one continuation byte; the exact length is checked when decoding.
+        self.pattern = re.compile(
+            f"(?:{chars(0xC2, 0xDF)}|{chars(0xE0, 0xEF)}|{chars(0xF0, 0xF4)}){cont}+"
+        )
+
+    def sequence_length(self, lead: str) -> int:
+        byte = ord(lead.translate(self.to_latin1))
+        return 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+
+
+_WINDOWS_1252 = _byte_to_char_table("cp1252")
+_LATIN_1 = {byte: chr(byte) for byte in range(0x80, 0x100)}
+_WINDOWS_1251 = _byte_to_char_table("cp1251")
+
+_MISREADINGS = (
+    # windows-1252 and ISO-8859-1 together: pages labelled latin-1 that carry C1 controls.
+    # Trusted repairs: Latin-1 Supplement and Latin Extended-A (U+0080-U+017F).
+    _Misreading("windows-1252", (_WINDOWS_1252, _LATIN_1), range(0x80, 0x180)),
+    # UTF-8 Cyrillic read as windows-1251 ("РџСЂРёРІРµС‚"): no lone 2-byte repair is trusted.
+    _Misreading("windows-1251", (_WINDOWS_1251,), range(0)),
+)
+
+_ANY_CANDIDATE = re.compile("|".join(m.pattern.pattern for m in _MISREADINGS))
+
+
+def count_replacements(text: str) -> int:
+    """How many U+FFFD REPLACEMENT CHARACTERs ``text`` holds."""
+    if REPLACEMENT_CHARACTER not in text:
+        return 0
+    return text.count(REPLACEMENT_CHARACTER)
+
+
+def may_have_mojibake(text: str) -> bool:
+    """Cheap pre-check: False means :func:`find_mojibake` would surely find nothing."""
+    return not text.isascii() and _ANY_CANDIDATE.search(text) is not None
+
+
+def _repairs(text: str, misreading: _Misreading) -> list[Mojibake]:
+    found: list[Mojibake] = []
+    for match in misreading.pattern.finditer(text):
+        length = misreading.sequence_length(match.group()[0])
+        if match.end() - match.start() < length:
+            continue
+        chunk = text[match.start() : match.start() + length]
+        try:
+            repaired = chunk.translate(misreading.to_latin1).encode("latin-1").decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue  # overlong, surrogate or out-of-range sequence: not UTF-8
+        found.append(
+            Mojibake(match.start(), match.start() + length, chunk, repaired, misreading.name)
+        )
+    return found
+
+
+def _plausible(repairs: list[Mojibake], trusted: range) -> list[Mojibake]:
+    # A 3- or 4-byte repair is kept on its own: a lead byte followed by exactly the right
+    # continuation bytes is very unlikely in real text. A 2-byte repair outside ``trusted``
+    # (e.g. German "ß“" -> U+07D3) is kept only inside a run of at least two adjacent repairs,
+    # the way a mis-decoded Cyrillic or Greek word looks.
+    kept: list[Mojibake] = []
+    group: list[Mojibake] = []
+
+    def flush() -> None:
+        for repair in group:
+            if len(repair.text) > 2 or ord(repair.repaired) in trusted or len(group) > 1:
+                kept.append(repair)
+        group.clear()
+
+    for repair in repairs:
+        if group and group[-1].end != repair.start:
+            flush()
+        group.append(repair)
+    flush()
+    return kept
+
+
+def find_mojibake(text: str) -> list[Mojibake]:
+    """Every mis-decoded UTF-8 character in ``text``, from the first misreading that finds any."""
+    if not may_have_mojibake(text):
+        return []
+    for misreading in _MISREADINGS:
+        kept = _plausible(_repairs(text, misreading), misreading.trusted)
+        if kept:
+            return kept
+    return []
+
+
+def count_mojibake(text: str) -> int:
+    """How many mis-decoded UTF-8 characters ``text`` holds (0 for genuine text)."""
+    return len(find_mojibake(text))
+
+
+def normalize(text: str, form: NormalForm) -> str:
+    """Unicode normalization (``unicodedata``); returns ``text`` itself when already normal.
+
+    NFKC folds compatibility characters: fullwidth digits ``１２３`` become ``123`` and the
+    FULLWIDTH TILDE U+FF5E becomes ``~``; the WAVE DASH U+301C has no compatibility mapping and
+    stays as it is under every form.
+    """
+    if text.isascii() or unicodedata.is_normalized(form, text):
+        return text
+    return unicodedata.normalize(form, text)
