@@ -57,10 +57,11 @@ def _resolve_forced(forced: Encoding | str | bytes) -> tuple[str, Encoding | Non
     return label, lookup(label)
 
 
-def _document_declarations(head: bytes) -> list[Declaration]:
-    """The in-document declarations of the first 1,024 bytes, in the order the prescan
-    meets them: the first ``<meta>`` with a known label (and unknown ones before it), else
-    the XML declaration."""
+def _document_declarations(data: bytes) -> list[Declaration]:
+    """The in-document declarations the prescan meets in the first 1,024 bytes, in order:
+    the first ``<meta>`` with a known label (and unknown ones before it), else the XML
+    declaration."""
+    head = data[:PRESCAN_LIMIT]
     found: list[Declaration] = []
     utf16 = utf16_xml_declaration(head)
     if utf16 is not None:
@@ -69,7 +70,8 @@ def _document_declarations(head: bytes) -> list[Declaration]:
         found.append(Declaration(Source.META, meta.label, meta.encoding))
         if meta.encoding is not None:
             return found
-    xml = get_xml_encoding(head)
+    # Chromium reads the XML declaration up to its ">", even past the first 1,024 bytes.
+    xml = get_xml_encoding(data)
     if xml is not None:
         found.append(Declaration(Source.XML_DECLARATION, xml[0], xml[1]))
     return found
@@ -112,7 +114,7 @@ def sniff(
         if header_declaration is not None and source is not Source.HEADER:
             others.append(header_declaration)
         if encoding not in (UTF_16LE, UTF_16BE) or source is not Source.BOM:
-            others.extend(_document_declarations(head))
+            others.extend(_document_declarations(data))
         return Decision(encoding, source, label, _lost(others, encoding), confident=True)
 
     if forced is not None:
@@ -148,7 +150,7 @@ def _tentative(
         return Decision(encoding, source, label, _lost(losers, encoding), confident=False)
 
     # The prescan: a UTF-16 XML declaration, the first <meta> charset, else <?xml encoding>.
-    declarations = _document_declarations(head)
+    declarations = _document_declarations(data)
     xml_declaration: Declaration | None = None
     for declaration in declarations:
         if declaration.encoding is None:
@@ -181,14 +183,16 @@ def _tentative(
         assert xml_declaration.encoding is not None
         return decide(xml_declaration.encoding, Source.XML_DECLARATION, xml_declaration.label)
 
-    tld = tld_of(url) if tld_hint else None
     settled, quick = fast_path(data)
     if quick is UTF_8:
         return decide(UTF_8, Source.UTF8)
     if quick is not None:
         return decide(quick, Source.DETECTION)
-    # Pure ASCII is settled with no encoding: the default decodes it the same.
-    if detector is not None and not settled:
+    if settled:
+        # Pure ASCII: Chromium uses windows-1252 whatever the TLD (measured on .jp and .ru).
+        return decide(WINDOWS_1252, Source.DEFAULT)
+    tld = tld_of(url) if tld_hint else None
+    if detector is not None:
         detected = detector.detect(data, tld=tld)
         if detected is not None:
             return decide(detected, Source.DETECTION)

@@ -119,6 +119,26 @@ def test_late_meta_after_head_is_ignored() -> None:
     assert sniff(body).source is Source.DEFAULT
 
 
+def test_chromium_meta_reading_past_1024_bytes() -> None:
+    # A charset attribute wins over content, even when unknown (as in the prescan).
+    pad = b"<head><script>" + b"x" * 2000 + b"</script>"
+    both = b'<meta http-equiv=Content-Type content="text/html; charset=koi8-r" charset=gbk>'
+    assert sniff(pad + both).encoding == lookup("gbk")
+    bogus = b'<meta http-equiv=Content-Type content="text/html; charset=koi8-r" charset=x>'
+    decision = sniff(pad + bogus + b"<body>" + b"y" * 2000)
+    assert decision.source is Source.DEFAULT
+    assert decision.overridden == (Declaration(Source.LATE_META, "x", None),)
+    # Text does not leave <head>; a tag not allowed in <head> does.
+    assert sniff(b"x" * 1500 + b"<meta charset=gbk>").source is Source.LATE_META
+    assert sniff(b"<div>" + b"x" * 1500 + b"<meta charset=gbk>").source is Source.DEFAULT
+    assert sniff(b"<body>" + b"x" * 600 + b"<meta charset=gbk>").source is Source.META
+
+
+def test_xml_declaration_read_to_its_end() -> None:
+    body = b'<?xml version="1.0"' + b" " * 1500 + b'encoding="koi8-r"?><p>abc'
+    assert sniff(body).source is Source.XML_DECLARATION
+
+
 def test_meta_inside_script_is_not_a_late_meta() -> None:
     body = b"<head><script>" + b"x" * 2000 + b'"<meta charset=koi8-r>"</script><body>'
     assert sniff(body + b"y" * 2000).source is Source.DEFAULT
@@ -131,12 +151,17 @@ def test_valid_utf8_without_declaration() -> None:
     assert decision.label is None
 
 
-def test_ascii_gets_the_default_or_the_tld_default() -> None:
-    assert sniff(b"<p>plain</p>").source is Source.DEFAULT
-    assert sniff(b"<p>plain</p>").encoding == WINDOWS_1252
-    decision = sniff(b"<p>plain</p>", url="https://example.co.jp/x")
+def test_ascii_gets_windows_1252_whatever_the_tld() -> None:
+    for url in (None, "https://example.co.jp/x", "http://example.ru/"):
+        decision = sniff(b"<p>plain</p>", url=url)
+        assert (decision.encoding, decision.source) == (WINDOWS_1252, Source.DEFAULT)
+
+
+def test_tld_default_when_nothing_else_decides() -> None:
+    body = "<p>日本語</p>".encode("shift_jis")
+    decision = sniff(body, url="https://example.co.jp/x", detector=None)
     assert (decision.encoding, decision.source) == (lookup("shift_jis"), Source.TLD)
-    assert sniff(b"<p>plain</p>", url="https://example.jp/", tld_hint=False).source is (
+    assert sniff(body, url="https://example.jp/", detector=None, tld_hint=False).source is (
         Source.DEFAULT
     )
 
