@@ -101,8 +101,12 @@ def gb18030_cases(rng: random.Random) -> Iterator[bytes]:
                 yield bytes([b1, b2, b3, b4])
     for _ in range(3000):
         yield bytes(
-            [rng.randrange(0x81, 0xFF), rng.randrange(0x30, 0x3A),
-             rng.randrange(0x81, 0xFF), rng.randrange(0x30, 0x3A)]
+            [
+                rng.randrange(0x81, 0xFF),
+                rng.randrange(0x30, 0x3A),
+                rng.randrange(0x81, 0xFF),
+                rng.randrange(0x30, 0x3A),
+            ]
         )
     # Invalid and truncated four-byte forms.
     for bad in (0x00, 0x20, 0x30, 0x41, 0x7F, 0x80, 0xFF):
@@ -150,10 +154,23 @@ def utf8_cases() -> Iterator[bytes]:
             yield encoded[:cut] + b"A"
             yield b"A" + encoded[:cut]
     # Overlong forms, encoded surrogates, beyond U+10FFFF.
-    yield from (b"\xc0\x80", b"\xc1\xbf", b"\xe0\x80\x80", b"\xe0\x9f\xbf", b"\xf0\x80\x80\x80",
-                b"\xf0\x8f\xbf\xbf", b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xed\xa0\x80\xed\xb0\x80",
-                b"\xf4\x90\x80\x80", b"\xf5\x80\x80\x80", b"\xf8\x88\x80\x80\x80",
-                b"\xfc\x84\x80\x80\x80\x80", b"\xfe\xfe\xff\xff", b"\x80\x80\x80")
+    yield from (
+        b"\xc0\x80",
+        b"\xc1\xbf",
+        b"\xe0\x80\x80",
+        b"\xe0\x9f\xbf",
+        b"\xf0\x80\x80\x80",
+        b"\xf0\x8f\xbf\xbf",
+        b"\xed\xa0\x80",
+        b"\xed\xbf\xbf",
+        b"\xed\xa0\x80\xed\xb0\x80",
+        b"\xf4\x90\x80\x80",
+        b"\xf5\x80\x80\x80",
+        b"\xf8\x88\x80\x80\x80",
+        b"\xfc\x84\x80\x80\x80\x80",
+        b"\xfe\xfe\xff\xff",
+        b"\x80\x80\x80",
+    )
 
 
 def utf16_cases(big_endian: bool) -> Iterator[bytes]:
@@ -188,9 +205,33 @@ def utf16_cases(big_endian: bool) -> Iterator[bytes]:
 
 ISO_2022_JP_ESCAPES = [b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x1b$@", b"\x1b$B"]
 ISO_2022_JP_PIECES = ISO_2022_JP_ESCAPES + [
-    b"\x1b", b"\x1b(", b"\x1b$", b"\x1b(A", b"\x1b$A", b"\x1b$(D", b"\x0e", b"\x0f", b"\n",
-    b"\r", b"!", b"0", b"<", b"~", b"\x7f", b"\x80", b"\xa1", b"\xff", b"A", b"$", b"(",
-    b"\x21\x21", b"\x30\x21", b"\x7e\x7e", b"\x24\x22", b"\x3a\x3b", b"\x00",
+    b"\x1b",
+    b"\x1b(",
+    b"\x1b$",
+    b"\x1b(A",
+    b"\x1b$A",
+    b"\x1b$(D",
+    b"\x0e",
+    b"\x0f",
+    b"\n",
+    b"\r",
+    b"!",
+    b"0",
+    b"<",
+    b"~",
+    b"\x7f",
+    b"\x80",
+    b"\xa1",
+    b"\xff",
+    b"A",
+    b"$",
+    b"(",
+    b"\x21\x21",
+    b"\x30\x21",
+    b"\x7e\x7e",
+    b"\x24\x22",
+    b"\x3a\x3b",
+    b"\x00",
 ]
 
 
@@ -299,9 +340,26 @@ def record(page: Any, name: str, meta: dict[str, Any]) -> Path:
 
 def record_labels(page: Any, meta: dict[str, Any]) -> None:
     extra = [
-        "", " utf-8 ", "\tUTF8\n", "\x0cutf-8", "utf-8\x0b", "utf-7", "utf-16", "utf-32",
-        "x-unknown", "UNICODE-1-1-UTF-8", "latin1", "l\u0131n1", "\u212aoi8-r", "ISO-8859-1\x00",
-        "shift-jis", "windows-949", "ucs-2", "iso-2022-kr", "replacement", "x-user-defined",
+        "",
+        " utf-8 ",
+        "\tUTF8\n",
+        "\x0cutf-8",
+        "utf-8\x0b",
+        "utf-7",
+        "utf-16",
+        "utf-32",
+        "x-unknown",
+        "UNICODE-1-1-UTF-8",
+        "latin1",
+        "l\u0131n1",
+        "\u212aoi8-r",
+        "ISO-8859-1\x00",
+        "shift-jis",
+        "windows-949",
+        "ucs-2",
+        "iso-2022-kr",
+        "replacement",
+        "x-user-defined",
     ]
     labels = all_labels() + extra
     results = page.evaluate(JS_LABELS, labels)

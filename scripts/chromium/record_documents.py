@@ -1,0 +1,866 @@
+"""Serve designed HTML documents with exact headers and record how Chromium decodes them.
+
+Writes ``tests/data/chromium/documents.jsonl.gz``: first line metadata (browser version, flags,
+locale), then one JSON object per document: ``id``, ``group``, ``description``, ``url``,
+``headers`` (``[name, value]`` in sent order), ``body_b64``, ``true_encoding`` (what the bytes
+really are, when known), ``expected_marker`` (the sample text the marker holds) and ``chromium``:
+``charset`` (``document.characterSet``), ``marker`` (text of ``#m``, or null), ``text`` (the
+document's text when short, else null), ``content_type`` (``document.contentType``) or ``error``.
+
+Usage: ``python scripts/chromium/record_documents.py [--only GROUP]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import gzip
+import json
+import socket
+import socketserver
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from browser import chromium, describe  # noqa: E402
+from samples import SAMPLES, long_form, windows_1258_form  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "tests" / "data" / "chromium" / "documents.jsonl.gz"
+EXTRA_ARGS = [
+    "--host-resolver-rules=MAP * 127.0.0.1",
+    "--disable-features=HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,HttpsFirstModeV2",
+]
+
+
+@dataclass
+class Doc:
+    id: str
+    group: str
+    description: str
+    body: bytes
+    headers: list[tuple[str, str]] = field(default_factory=lambda: [("Content-Type", "text/html")])
+    host: str = "127.0.0.1"
+    true_encoding: str | None = None
+    expected_marker: str | None = None
+
+
+# (WHATWG encoding name, sample language, Python codec) for the legacy families.
+FAMILIES: list[tuple[str, str, str]] = [
+    ("Shift_JIS", "ja", "shift_jis"),
+    ("EUC-JP", "ja", "euc_jp"),
+    ("ISO-2022-JP", "ja", "iso2022_jp"),
+    ("GBK", "zh-hans", "gbk"),
+    ("gb18030", "zh-hans", "gb18030"),
+    ("Big5", "zh-hant", "big5"),
+    ("EUC-KR", "ko", "euc_kr"),
+    ("windows-1251", "ru", "cp1251"),
+    ("KOI8-R", "ru", "koi8_r"),
+    ("IBM866", "ru", "cp866"),
+    ("ISO-8859-5", "ru", "iso8859_5"),
+    ("x-mac-cyrillic", "ru", "mac_cyrillic"),
+    ("KOI8-U", "uk", "koi8_u"),
+    ("windows-1253", "el", "cp1253"),
+    ("ISO-8859-7", "el", "iso8859_7"),
+    ("windows-1255", "he", "cp1255"),
+    ("ISO-8859-8", "he", "iso8859_8"),
+    ("windows-1256", "ar", "cp1256"),
+    ("ISO-8859-6", "ar", "iso8859_6"),
+    ("windows-874", "th", "cp874"),
+    ("windows-1250", "pl", "cp1250"),
+    ("ISO-8859-2", "cs", "iso8859_2"),
+    ("windows-1250", "hu", "cp1250"),
+    ("windows-1254", "tr", "cp1254"),
+    ("windows-1258", "vi", "cp1258"),
+    ("windows-1257", "lt", "cp1257"),
+    ("windows-1252", "fr", "cp1252"),
+    ("windows-1252", "de", "cp1252"),
+]
+
+# The French sample is byte-identical in windows-1252, windows-1254 and ISO-8859-15, so a
+# declared windows-1254 (REAL) or ISO-8859-15 (DECOY) shows in characterSet without mojibake.
+FR = SAMPLES["fr"]
+REAL = "windows-1254"
+DECOY = "iso-8859-15"
+
+
+def sample_text(lang: str, codec: str) -> str:
+    text = SAMPLES[lang]
+    return windows_1258_form(text) if codec == "cp1258" else text
+
+
+def page(head: str, marker: str, *, before_marker: str = "", after: str = "") -> str:
+    return (
+        f"<!DOCTYPE html><html><head>{head}<title>t</title></head><body>"
+        f'{before_marker}<p id="m">{marker}</p>{after}</body></html>\n'
+    )
+
+
+def ct(value: str) -> list[tuple[str, str]]:
+    return [("Content-Type", value)]
+
+
+def fr_doc(
+    id: str,
+    group: str,
+    description: str,
+    head: str,
+    *,
+    headers: list[tuple[str, str]] | None = None,
+    before_marker: str = "",
+    after: str = "",
+) -> Doc:
+    body = page(head, FR, before_marker=before_marker, after=after).encode("cp1252")
+    return Doc(
+        id,
+        group,
+        description,
+        body,
+        headers if headers is not None else ct("text/html"),
+        true_encoding="windows-1252",
+        expected_marker=FR,
+    )
+
+
+# --- groups ---------------------------------------------------------------------------------
+
+
+def bom_header_meta() -> Iterator[Doc]:
+    """BOM versus Content-Type charset versus <meta>."""
+    boms = {
+        "UTF-8": (b"\xef\xbb\xbf", "utf-8"),
+        "UTF-16LE": (b"\xff\xfe", "utf-16-le"),
+        "UTF-16BE": (b"\xfe\xff", "utf-16-be"),
+    }
+    text = SAMPLES["ru"]
+    for bom_name, (bom, codec) in boms.items():
+        for header in (None, "windows-1251", "shift_jis", "utf-16le", "utf-8"):
+            for meta in (None, "windows-1251"):
+                head = f'<meta charset="{meta}">' if meta else ""
+                body = bom + page(head, text).encode(codec)
+                headers = ct(f"text/html; charset={header}") if header else ct("text/html")
+                yield Doc(
+                    f"bom-{bom_name}-h{header}-m{meta}",
+                    "bom_header_meta",
+                    f"{bom_name} BOM, header charset {header}, meta {meta}",
+                    body,
+                    headers,
+                    true_encoding=bom_name,
+                    expected_marker=text,
+                )
+    # BOM-less UTF-16 bodies and a BOM that is not at the start.
+    for enc, codec in (("UTF-16LE", "utf-16-le"), ("UTF-16BE", "utf-16-be")):
+        body = page("", text).encode(codec)
+        yield Doc(
+            f"nobom-{enc}-header",
+            "bom_header_meta",
+            f"{enc} without BOM, declared in header",
+            body,
+            ct(f"text/html; charset={enc}"),
+            true_encoding=enc,
+            expected_marker=text,
+        )
+        yield Doc(
+            f"nobom-{enc}-undeclared",
+            "bom_header_meta",
+            f"{enc} without BOM, undeclared",
+            body,
+            true_encoding=enc,
+            expected_marker=text,
+        )
+    body = b" \xef\xbb\xbf" + page("", text).encode("utf-8")
+    yield Doc(
+        "bom-utf8-after-space",
+        "bom_header_meta",
+        "UTF-8 BOM after one space, undeclared",
+        body,
+        true_encoding="UTF-8",
+        expected_marker=text,
+    )
+    # Header versus meta, no BOM.
+    ru1251 = page('<meta charset="koi8-r">', text).encode("cp1251")
+    yield Doc(
+        "header-1251-meta-koi8",
+        "bom_header_meta",
+        "header windows-1251 beats meta koi8-r",
+        ru1251,
+        ct("text/html; charset=windows-1251"),
+        "127.0.0.1",
+        "windows-1251",
+        text,
+    )
+    yield Doc(
+        "header-utf7-meta-koi8",
+        "bom_header_meta",
+        "unknown header label utf-7, meta koi8-r",
+        ru1251,
+        ct("text/html; charset=utf-7"),
+        "127.0.0.1",
+        "windows-1251",
+        text,
+    )
+    yield Doc(
+        "header-utf8-body-1251",
+        "bom_header_meta",
+        "header utf-8 on a windows-1251 body",
+        page("", text).encode("cp1251"),
+        ct("text/html; charset=utf-8"),
+        "127.0.0.1",
+        "windows-1251",
+        text,
+    )
+    yield Doc(
+        "header-1251-body-utf8",
+        "bom_header_meta",
+        "header windows-1251 on a UTF-8 body",
+        page("", text).encode("utf-8"),
+        ct("text/html; charset=windows-1251"),
+        "127.0.0.1",
+        "UTF-8",
+        text,
+    )
+
+
+META_FORMS: list[tuple[str, str]] = [
+    ("charset-dq", f'<meta charset="{REAL}">'),
+    ("charset-sq", f"<meta charset='{REAL}'>"),
+    ("charset-unquoted", f"<meta charset={REAL}>"),
+    ("charset-spaces-around-eq", f'<meta charset = "{REAL}">'),
+    ("charset-upper", f'<META CHARSET="{REAL.upper()}">'),
+    ("charset-value-padded", f'<meta charset=" {REAL} ">'),
+    ("charset-label-iso-8859-9", '<meta charset="iso-8859-9">'),
+    ("charset-label-latin5", '<meta charset="latin5">'),
+    ("charset-selfclosing", f"<meta charset={REAL}/>"),
+    ("charset-slash-separator", f"<meta/charset={REAL}>"),
+    ("charset-tab-separator", f"<meta\tcharset={REAL}>"),
+    ("charset-newline-in-tag", f'<meta\ncharset="{REAL}"\n>'),
+    ("charset-unterminated-quote", f'<meta charset="{REAL}>'),
+    ("charset-empty", '<meta charset="">'),
+    ("charset-then-decoy-attr", f'<meta charset="{REAL}" charset="{DECOY}">'),
+    ("charset-decoy-then-real", f'<meta charset="{DECOY}" charset="{REAL}">'),
+    ("charset-unknown-then-real-meta", f'<meta charset="utf-7"><meta charset="{REAL}">'),
+    ("charset-bogus-then-real-meta", f'<meta charset="foo"><meta charset="{REAL}">'),
+    ("two-metas-real-first", f'<meta charset="{REAL}"><meta charset="{DECOY}">'),
+    ("two-metas-decoy-first", f'<meta charset="{DECOY}"><meta charset="{REAL}">'),
+    ("he-dq", f'<meta http-equiv="Content-Type" content="text/html; charset={REAL}">'),
+    ("he-unquoted", f"<meta http-equiv=Content-Type content=text/html;charset={REAL}>"),
+    ("he-content-first", f'<meta content="text/html; charset={REAL}" http-equiv="Content-Type">'),
+    ("he-lowercase", f'<meta http-equiv="content-type" content="text/html; charset={REAL}">'),
+    ("he-inner-dq", f'<meta http-equiv="Content-Type" content=\'text/html; charset="{REAL}"\'>'),
+    ("he-inner-sq", f'<meta http-equiv="Content-Type" content="text/html; charset=\'{REAL}\'">'),
+    (
+        "he-inner-unterminated",
+        f'<meta http-equiv="Content-Type" content="text/html; charset=\'{REAL}">',
+    ),
+    ("he-spaces-eq", f'<meta http-equiv="Content-Type" content="text/html; charset = {REAL}">'),
+    ("he-upper-charset", f'<meta http-equiv="Content-Type" content="text/html; CHARSET={REAL}">'),
+    (
+        "he-trailing-param",
+        f'<meta http-equiv="Content-Type" content="text/html; charset={REAL}; x=y">',
+    ),
+    ("he-charset-only", f'<meta http-equiv="Content-Type" content="charset={REAL}">'),
+    ("he-xcharset", f'<meta http-equiv="Content-Type" content="text/html; xcharset={REAL}">'),
+    (
+        "he-two-charsets",
+        f'<meta http-equiv="Content-Type" content="charset={REAL}; charset={DECOY}">',
+    ),
+    ("he-empty-charset", '<meta http-equiv="Content-Type" content="text/html; charset=">'),
+    ("he-no-charset", '<meta http-equiv="Content-Type" content="text/html">'),
+    ("content-without-he", f'<meta content="text/html; charset={REAL}">'),
+    ("he-refresh", f'<meta http-equiv="refresh" content="text/html; charset={REAL}">'),
+    ("he-without-content", '<meta http-equiv="Content-Type">'),
+    ("name-charset", f'<meta name="charset" content="{REAL}">'),
+    ("data-charset-attr", f'<meta data-charset="{REAL}">'),
+    (
+        "charset-beats-he",
+        f'<meta charset="{REAL}" http-equiv="Content-Type" content="text/html; charset={DECOY}">',
+    ),
+    (
+        "he-before-charset-attr",
+        f'<meta http-equiv="Content-Type" content="text/html; charset={DECOY}" charset="{REAL}">',
+    ),
+    (
+        "dup-content",
+        f'<meta http-equiv="Content-Type" content="text/html; charset={REAL}"'
+        f' content="text/html; charset={DECOY}">',
+    ),
+    (
+        "dup-http-equiv",
+        f'<meta http-equiv="refresh" http-equiv="Content-Type"'
+        f' content="text/html; charset={REAL}">',
+    ),
+    ("charset-in-other-attr", f'<meta name="x" content="y" title="charset={REAL}">'),
+    ("meta-in-attr-of-other-tag", f'<link title="<meta charset={REAL}>">'),
+    ("meta-in-unquoted-attr", f"<link title=<meta charset={REAL}>>"),
+    ("meta-in-comment", f"<!-- <meta charset={REAL}> -->"),
+    ("meta-in-short-comment", f"<!--><meta charset={REAL}>"),
+    ("meta-in-three-dash-comment", f"<!---><meta charset={REAL}>-->"),
+    ("meta-in-bogus-comment", f"<!x <meta charset={REAL}> >"),
+    ("meta-in-pi", f"<? <meta charset={REAL}> ?>"),
+    ("meta-in-script", f"<script>var s = '<meta charset={REAL}>';</script>"),
+    (
+        "meta-in-script-string-dq",
+        f'<script>document.title = "<meta charset=\\"{REAL}\\">";</script>',
+    ),
+    ("meta-in-style", f"<style>/* <meta charset={REAL}> */</style>"),
+    ("meta-in-title", f"<title><meta charset={REAL}></title>"),
+    ("meta-in-textarea", f"<textarea><meta charset={REAL}></textarea>"),
+    ("meta-in-noscript", f"<noscript><meta charset={REAL}></noscript>"),
+    ("meta-after-endtag-like", f"</x charset={DECOY}><meta charset={REAL}>"),
+    ("meta-in-endtag-attr", f"</p charset={REAL}>"),
+    ("metax-tag", f'<metax charset="{REAL}">'),
+    ("meta-no-space", f'<metacharset="{REAL}">'),
+]
+
+
+def meta_forms() -> Iterator[Doc]:
+    """<meta> syntax variants; French body (windows-1252/1254 identical), label windows-1254."""
+    for name, head in META_FORMS:
+        yield fr_doc(f"meta-{name}", "meta_forms", head, head)
+
+
+OFFSETS = [1000, 1020, 1023, 1024, 1030, 2048, 5120, 51200]
+
+
+def padding(kind: str, length: int) -> str:
+    """``length`` bytes of ASCII filler of a given kind (exact for lengths >= 60)."""
+    if kind == "comment":
+        return "<!--" + "x" * (length - 7) + "-->"
+    if kind == "meta-name":
+        unit = '<meta name="keywords" content="a,b,c">'
+        n, rest = divmod(length, len(unit))
+        return unit * n + " " * rest
+    if kind == "script":
+        return "<script>var a='" + "x" * (length - 26) + "';</script>"
+    if kind == "style":
+        return "<style>p{}/*" + "x" * (length - 22) + "*/</style>"
+    if kind == "spaces":
+        return " " * length
+    if kind == "body-text":
+        return "</head><body><p>" + "y" * (length - 20) + "</p>"
+    if kind == "body-tag":
+        return "</head><body>" + " " * (length - 13)
+    raise ValueError(kind)
+
+
+def late_meta() -> Iterator[Doc]:
+    """<meta charset> whose '<' is at a chosen byte offset, after various fillers."""
+    start = "<!DOCTYPE html><html><head>"
+    meta = f'<meta charset="{REAL}">'
+    for kind in ("comment", "meta-name", "script", "style", "spaces", "body-text", "body-tag"):
+        for offset in OFFSETS:
+            head = padding(kind, offset - len(start))
+            html = start + head + meta
+            assert html.index("<meta charset") == offset, (kind, offset)
+            tail = "" if kind.startswith("body") else "</head><body>"
+            html += f'{tail}<p id="m">{FR}</p></body></html>\n'
+            yield Doc(
+                f"late-{kind}-{offset}",
+                "late_meta",
+                f"meta charset={REAL} at byte {offset} after {kind} filler",
+                html.encode("cp1252"),
+                true_encoding="windows-1252",
+                expected_marker=FR,
+            )
+    # Same in a Russian windows-1251 page: does detection or the late meta decide?
+    ru = SAMPLES["ru"]
+    for offset in (500, 1030, 5120):
+        for kind in ("comment", "body-text"):
+            head = padding(kind, offset - len(start))
+            html = start + head + '<meta charset="koi8-r">'
+            tail = "" if kind.startswith("body") else "</head><body>"
+            html += f'{tail}<p id="m">{ru}</p></body></html>\n'
+            yield Doc(
+                f"late-ru-{kind}-{offset}",
+                "late_meta",
+                f"meta charset=koi8-r at byte {offset} after {kind}, body windows-1251",
+                html.encode("cp1251"),
+                true_encoding="windows-1251",
+                expected_marker=ru,
+            )
+    # Non-ASCII text before the late meta.
+    for offset in (1030, 5120):
+        pre = "<!DOCTYPE html><html><head><title>" + FR[:60] + "</title>"
+        html = pre + padding("comment", offset - len(pre.encode("cp1252"))) + meta
+        html += f'</head><body><p id="m">{FR}</p></body></html>\n'
+        yield Doc(
+            f"late-nonascii-title-{offset}",
+            "late_meta",
+            f"non-ASCII title, then meta charset={REAL} at byte {offset}",
+            html.encode("cp1252"),
+            true_encoding="windows-1252",
+            expected_marker=FR,
+        )
+    # Meta in body before byte 1024.
+    yield fr_doc(
+        "meta-in-body-early",
+        "late_meta",
+        "meta charset in body at ~200 bytes",
+        "",
+        before_marker=f"<p>hello</p><meta charset={REAL}>",
+    )
+
+
+def xml_declaration() -> Iterator[Doc]:
+    ru = SAMPLES["ru"]
+    xml = '<?xml version="1.0" encoding="windows-1251"?>\n'
+    yield Doc(
+        "xml-1251-undeclared",
+        "xml_declaration",
+        "XML declaration windows-1251, no header charset",
+        (xml + page("", ru)).encode("cp1251"),
+        true_encoding="windows-1251",
+        expected_marker=ru,
+    )
+    yield Doc(
+        "xml-1251-header-koi8",
+        "xml_declaration",
+        "XML declaration windows-1251, header koi8-r",
+        (xml + page("", ru)).encode("cp1251"),
+        ct("text/html; charset=koi8-r"),
+        true_encoding="windows-1251",
+        expected_marker=ru,
+    )
+    xml_fr = f'<?xml version="1.0" encoding="{REAL}"?>\n'
+    yield fr_doc(
+        "xml-fr-undeclared",
+        "xml_declaration",
+        f"XML declaration {REAL} on French page",
+        "",
+        headers=ct("text/html"),
+    )
+    doc = fr_doc("xml-fr-real", "xml_declaration", f"XML declaration {REAL}, no meta", "")
+    doc.body = xml_fr.encode() + doc.body
+    yield doc
+    doc = fr_doc(
+        "xml-fr-real-meta-decoy",
+        "xml_declaration",
+        f"XML declaration {REAL}, meta {DECOY}",
+        f'<meta charset="{DECOY}">',
+    )
+    doc.body = xml_fr.encode() + doc.body
+    yield doc
+    for label in ("utf-16", "UTF-16LE", "iso-2022-kr"):
+        doc = fr_doc(
+            f"xml-fr-{label}", "xml_declaration", f"XML declaration {label} on French page", ""
+        )
+        doc.body = f'<?xml version="1.0" encoding="{label}"?>\n'.encode() + doc.body
+        yield doc
+    doc = fr_doc("xml-fr-sq", "xml_declaration", "XML declaration with single quotes", "")
+    doc.body = f"<?xml version='1.0' encoding='{REAL}'?>\n".encode() + doc.body
+    yield doc
+    doc = fr_doc("xml-fr-after-space", "xml_declaration", "XML declaration after a space", "")
+    doc.body = b" " + xml_fr.encode() + doc.body
+    yield doc
+    ja = SAMPLES["ja"]
+    body = ('<?xml version="1.0" encoding="Shift_JIS"?>\n' + page("", ja)).encode("shift_jis")
+    yield Doc(
+        "xml-sjis-undeclared",
+        "xml_declaration",
+        "XML declaration Shift_JIS, Japanese body",
+        body,
+        true_encoding="Shift_JIS",
+        expected_marker=ja,
+    )
+
+
+def special_labels() -> Iterator[Doc]:
+    """UTF-16 and x-user-defined in meta; replacement and unknown labels in header and meta."""
+    ru = SAMPLES["ru"]
+    for label in ("utf-16", "utf-16le", "utf-16be", "unicodeFFFE"):
+        for enc, codec, text in (("UTF-8", "utf-8", ru), ("windows-1252", "cp1252", FR)):
+            yield Doc(
+                f"meta-{label}-{enc}-body",
+                "special_labels",
+                f"meta {label} on a {enc} body",
+                page(f'<meta charset="{label}">', text).encode(codec),
+                true_encoding=enc,
+                expected_marker=text,
+            )
+    yield Doc(
+        "header-utf-16-ascii-body",
+        "special_labels",
+        "header utf-16 on an ASCII body",
+        page("", SAMPLES["en"]).encode("ascii"),
+        ct("text/html; charset=utf-16"),
+        true_encoding="windows-1252",
+        expected_marker=SAMPLES["en"],
+    )
+    body = page('<meta charset="x-user-defined">', FR).encode("cp1252")
+    yield Doc(
+        "meta-x-user-defined",
+        "special_labels",
+        "meta x-user-defined",
+        body,
+        true_encoding="windows-1252",
+        expected_marker=FR,
+    )
+    yield Doc(
+        "header-x-user-defined",
+        "special_labels",
+        "header x-user-defined",
+        body,
+        ct("text/html; charset=x-user-defined"),
+        true_encoding="windows-1252",
+        expected_marker=FR,
+    )
+    for label in ("iso-2022-kr", "csiso2022kr", "hz-gb-2312", "iso-2022-cn", "replacement"):
+        body = page("", FR).encode("cp1252")
+        yield Doc(
+            f"header-{label}",
+            "special_labels",
+            f"header charset {label}",
+            body,
+            ct(f"text/html; charset={label}"),
+            true_encoding="windows-1252",
+            expected_marker=FR,
+        )
+        yield Doc(
+            f"meta-{label}",
+            "special_labels",
+            f"meta charset {label}",
+            page(f'<meta charset="{label}">', FR).encode("cp1252"),
+            true_encoding="windows-1252",
+            expected_marker=FR,
+        )
+    yield Doc(
+        "header-iso-2022-kr-empty-body",
+        "special_labels",
+        "header iso-2022-kr, empty body",
+        b"",
+        ct("text/html; charset=iso-2022-kr"),
+    )
+    for label in ("utf-7", "utf-32", "foo", "x-sjis-unknown"):
+        yield Doc(
+            f"meta-unknown-{label}",
+            "special_labels",
+            f"meta charset {label} (unsupported)",
+            page(f'<meta charset="{label}">', FR).encode("cp1252"),
+            true_encoding="windows-1252",
+            expected_marker=FR,
+        )
+        yield Doc(
+            f"header-unknown-{label}",
+            "special_labels",
+            f"header charset {label}",
+            page("", FR).encode("cp1252"),
+            ct(f"text/html; charset={label}"),
+            true_encoding="windows-1252",
+            expected_marker=FR,
+        )
+
+
+HEADER_FORMS: list[tuple[str, list[tuple[str, str]]]] = [
+    ("dq", ct(f'text/html; charset="{REAL}"')),
+    ("sq", ct(f"text/html; charset='{REAL}'")),
+    ("nospace", ct(f"text/html;charset={REAL}")),
+    ("upper", ct(f"TEXT/HTML; CHARSET={REAL.upper()}")),
+    ("spaces-around-eq", ct(f"text/html; charset = {REAL}")),
+    ("trailing-param", ct(f"text/html; charset={REAL}; foo=bar")),
+    ("leading-param", ct(f"text/html; foo=bar; charset={REAL}")),
+    ("two-charsets", ct(f"text/html; charset={REAL}; charset={DECOY}")),
+    ("empty", ct("text/html;charset=")),
+    ("empty-dq", ct('text/html; charset=""')),
+    ("bare-charset", ct("text/html; charset")),
+    ("padded-dq", ct(f'text/html; charset=" {REAL}"')),
+    ("trailing-space", ct(f"text/html; charset={REAL} ")),
+    ("no-type", ct(f"charset={REAL}")),
+    ("garbage-type", ct(f"foo; charset={REAL}")),
+    ("bad-type-slash", ct(f"text/; charset={REAL}")),
+    ("star-type", ct(f"*/*; charset={REAL}")),
+    ("comma-list-second", ct(f"text/html, text/html; charset={REAL}")),
+    ("comma-list-first", ct(f"text/html; charset={REAL}, text/html")),
+    ("comma-list-two", ct(f"text/html; charset={REAL}, text/html; charset={DECOY}")),
+    (
+        "two-headers",
+        [
+            ("Content-Type", f"text/html; charset={REAL}"),
+            ("Content-Type", f"text/html; charset={DECOY}"),
+        ],
+    ),
+    (
+        "two-headers-second-only",
+        [("Content-Type", "text/html"), ("Content-Type", f"text/html; charset={REAL}")],
+    ),
+    (
+        "two-headers-first-only",
+        [("Content-Type", f"text/html; charset={REAL}"), ("Content-Type", "text/html")],
+    ),
+    (
+        "two-headers-second-plain",
+        [("Content-Type", f"text/html; charset={REAL}"), ("Content-Type", "text/plain")],
+    ),
+    ("none", []),
+    ("none-meta", []),
+    ("xhtml-type", ct(f"application/xhtml+xml; charset={REAL}")),
+    ("charset-quoted-escape", ct(f'text/html; charset="{REAL}\\"x"')),
+    ("label-latin5", ct("text/html; charset=latin5")),
+]
+
+
+def header_forms() -> Iterator[Doc]:
+    for name, headers in HEADER_FORMS:
+        head = f'<meta charset="{DECOY}">' if name == "none-meta" else ""
+        yield fr_doc(f"header-{name}", "header_forms", repr(headers), head, headers=headers)
+
+
+def undeclared_families() -> Iterator[Doc]:
+    for enc, lang, codec in FAMILIES:
+        text = sample_text(lang, codec)
+        long_text = long_form(text, 5000, codec)
+        for size, marker in (("short", text), ("long", long_text)):
+            body = page("", marker).encode(codec)
+            yield Doc(
+                f"undeclared-{enc}-{lang}-{size}",
+                "undeclared",
+                f"undeclared {lang} in {enc}, {size} ({len(body)} bytes)",
+                body,
+                true_encoding=enc,
+                expected_marker=marker,
+            )
+        yield Doc(
+            f"declared-{enc}-{lang}",
+            "declared",
+            f"{lang} in {enc}, declared in header",
+            page("", text).encode(codec),
+            ct(f"text/html; charset={enc}"),
+            true_encoding=enc,
+            expected_marker=text,
+        )
+
+
+def undeclared_ascii_utf8() -> Iterator[Doc]:
+    en = SAMPLES["en"]
+    for size, marker in (("short", en), ("long", long_form(en, 5000, "ascii"))):
+        yield Doc(
+            f"undeclared-ascii-{size}",
+            "undeclared_utf8",
+            f"undeclared ASCII, {size}",
+            page("", marker).encode("ascii"),
+            true_encoding="windows-1252",
+            expected_marker=marker,
+        )
+    for lang in ("ru", "ja", "fr", "zh-hans", "el"):
+        text = SAMPLES[lang]
+        for size, marker in (("short", text), ("long", long_form(text, 5000, "utf-8"))):
+            yield Doc(
+                f"undeclared-utf8-{lang}-{size}",
+                "undeclared_utf8",
+                f"undeclared UTF-8 {lang}, {size}",
+                page("", marker).encode("utf-8"),
+                true_encoding="UTF-8",
+                expected_marker=marker,
+            )
+    # ASCII prefix, then the first non-ASCII byte at a chosen offset.
+    for offset in (300, 1100, 3000, 10000, 70000):
+        filler = en + " "
+        start = '<!DOCTYPE html><html><head><title>t</title></head><body><p id="m">'
+        prefix_len = offset - len(start)
+        marker = (filler * (prefix_len // len(filler) + 1))[:prefix_len] + SAMPLES["ru"]
+        html = start + marker + "</p></body></html>\n"
+        assert html.encode("utf-8")[offset] >= 0x80
+        yield Doc(
+            f"undeclared-utf8-at-{offset}",
+            "undeclared_utf8",
+            f"undeclared UTF-8, first non-ASCII byte at {offset}",
+            html.encode("utf-8"),
+            true_encoding="UTF-8",
+            expected_marker=marker,
+        )
+        html_fr = start + marker.replace(SAMPLES["ru"], FR) + "</p></body></html>\n"
+        yield Doc(
+            f"undeclared-1252-at-{offset}",
+            "undeclared",
+            f"undeclared windows-1252, first non-ASCII byte at {offset}",
+            html_fr.encode("cp1252"),
+            true_encoding="windows-1252",
+            expected_marker=marker.replace(SAMPLES["ru"], FR),
+        )
+
+
+TLDS = [
+    "com",
+    "org",
+    "net",
+    "jp",
+    "ru",
+    "ua",
+    "kr",
+    "cn",
+    "tw",
+    "hk",
+    "de",
+    "fr",
+    "pl",
+    "cz",
+    "gr",
+    "il",
+    "sa",
+    "eg",
+    "th",
+    "tr",
+    "vn",
+    "lt",
+    "ir",
+    "co.jp",
+    "example",
+]
+
+
+def tld_effect() -> Iterator[Doc]:
+    en = SAMPLES["en"]
+    pages = [
+        ("ascii", page("", en).encode("ascii"), "windows-1252", en),
+        ("fr-1252", page("", FR).encode("cp1252"), "windows-1252", FR),
+        ("ja-sjis", page("", SAMPLES["ja"]).encode("shift_jis"), "Shift_JIS", SAMPLES["ja"]),
+        ("ru-1251", page("", SAMPLES["ru"]).encode("cp1251"), "windows-1251", SAMPLES["ru"]),
+        (
+            "few-high-bytes",
+            page("", "Price: 10\xa0EUR \xb7 caf\xe9").encode("cp1252"),
+            "windows-1252",
+            "Price: 10\xa0EUR \xb7 caf\xe9",
+        ),
+    ]
+    for tld in TLDS:
+        host = f"example.{tld}" if tld != "example" else "test.example"
+        for name, body, enc, marker in pages:
+            yield Doc(
+                f"tld-{tld}-{name}",
+                "tld",
+                f"undeclared {name} page from {host}",
+                body,
+                host=host,
+                true_encoding=enc,
+                expected_marker=marker,
+            )
+
+
+GROUPS = {
+    "bom_header_meta": bom_header_meta,
+    "meta_forms": meta_forms,
+    "late_meta": late_meta,
+    "xml_declaration": xml_declaration,
+    "special_labels": special_labels,
+    "header_forms": header_forms,
+    "undeclared": undeclared_families,
+    "undeclared_utf8": undeclared_ascii_utf8,
+    "tld": tld_effect,
+}
+
+
+def all_docs(only: str | None = None) -> list[Doc]:
+    docs = [d for name, make in GROUPS.items() if only in (None, name) for d in make()]
+    ids = [d.id for d in docs]
+    assert len(ids) == len(set(ids)), "duplicate document ids"
+    for d in docs:
+        assert d.expected_marker is None or not set("<&\r\0") & set(d.expected_marker), d.id
+    return docs
+
+
+# --- server ---------------------------------------------------------------------------------
+
+
+class Server(socketserver.ThreadingTCPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, docs: dict[str, Doc]) -> None:
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.docs = docs
+
+
+class Handler(socketserver.StreamRequestHandler):
+    """Answers ``GET /d/<id>`` with the document's exact headers and bytes, then closes."""
+
+    server: Server
+
+    def handle(self) -> None:
+        request_line = self.rfile.readline().decode("latin-1")
+        while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+            pass
+        parts = request_line.split()
+        path = parts[1] if len(parts) > 1 else "/"
+        doc = self.server.docs.get(path.removeprefix("/d/"))
+        if doc is None:
+            self.wfile.write(
+                b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )
+            return
+        head = "HTTP/1.1 200 OK\r\n"
+        head += "".join(f"{k}: {v}\r\n" for k, v in doc.headers)
+        head += f"Content-Length: {len(doc.body)}\r\n"
+        head += "Cache-Control: no-store\r\nConnection: close\r\n\r\n"
+        self.wfile.write(head.encode("latin-1") + doc.body)
+        self.wfile.flush()
+        self.connection.shutdown(socket.SHUT_WR)
+
+
+JS_RESULT = """() => {
+  const m = document.getElementById('m');
+  const root = document.documentElement;
+  const t = root ? root.textContent : null;
+  return {charset: document.characterSet, content_type: document.contentType,
+          marker: m ? m.textContent : null, text: (t !== null && t.length <= 3000) ? t : null};
+}"""
+
+
+def record(docs: list[Doc]) -> list[dict[str, Any]]:
+    server = Server({d.id: d for d in docs})
+    port = server.server_address[1]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    rows: list[dict[str, Any]] = []
+    try:
+        with chromium(EXTRA_ARGS) as browser:
+            meta = describe(browser, browser.new_page())
+            meta["flags"] = EXTRA_ARGS
+            rows.append(meta)
+            context = browser.new_context(locale="en-US")
+            for doc in docs:
+                page = context.new_page()
+                url = f"http://{doc.host}:{port}/d/{doc.id}"
+                try:
+                    page.goto(url, wait_until="load", timeout=15000)
+                    result = page.evaluate(JS_RESULT)
+                except Exception as exc:  # recorded, e.g. a download instead of a document
+                    result = {"error": str(exc).splitlines()[0]}
+                page.close()
+                rows.append(
+                    {
+                        "id": doc.id,
+                        "group": doc.group,
+                        "description": doc.description,
+                        "url": url,
+                        "headers": [list(h) for h in doc.headers],
+                        "body_b64": base64.b64encode(doc.body).decode("ascii"),
+                        "true_encoding": doc.true_encoding,
+                        "expected_marker": doc.expected_marker,
+                        "chromium": result,
+                    }
+                )
+                print(doc.id, result.get("charset", result.get("error")), flush=True)
+    finally:
+        server.shutdown()
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=sorted(GROUPS), help="record one group (to stdout only)")
+    args = parser.parse_args(argv)
+    rows = record(all_docs(args.only))
+    if args.only:
+        return 0
+    with gzip.open(OUT, "wt", encoding="utf-8", compresslevel=9) as f:
+        for row in rows:
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    print(f"{len(rows) - 1} documents -> {OUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
