@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..sniffing.decision import Decision, Source
+from ..sniffing.decision import Decision, Declaration, Source
+from ..sniffing.late_meta import scan_meta_like_chromium
+from ..sniffing.prescan import PRESCAN_LIMIT
 from .audit_inputs import Page
 
 DEFAULTS: tuple[str, ...] = ("requests", "scrapy", "utf8")
@@ -282,21 +284,47 @@ def audit_page(
     return record
 
 
+# Rules that decide before any <meta> is read; the Decision then reports only the first 1024
+# bytes' declarations, so the audit looks further itself.
+_DECIDED_BEFORE_META = frozenset({Source.FORCED, Source.BOM, Source.HEADER})
+
+
 def fill_decision(record: Record, decision: Decision, text: str, body: bytes) -> None:
     record.encoding = decision.encoding.name
     record.source = str(decision.source)
     record.label = decision.label
     record.confident = decision.confident
     record.overridden = [_declaration_dict(d) for d in decision.overridden]
-    record.late_meta = decision.source == Source.LATE_META or any(
+    late = decision.source == Source.LATE_META or any(
         d.source == Source.LATE_META for d in decision.overridden
     )
-    record.conflict = any(
+    conflict = any(
         d.encoding is not None and d.encoding != decision.encoding for d in decision.overridden
     )
+    if decision.source in _DECIDED_BEFORE_META and not any(
+        d.source in (Source.META, Source.LATE_META) for d in decision.overridden
+    ):
+        meta = late_meta_declaration(body)
+        if meta is not None:
+            late = True
+            if meta.encoding is not None and meta.encoding != decision.encoding:
+                conflict = True
+                record.overridden.append(
+                    _declaration_dict(Declaration(Source.LATE_META, meta.label, meta.encoding))
+                )
+    record.late_meta = late
+    record.conflict = conflict
     record.bom = bom_of(body)
     record.replacement_chars = text.count("\ufffd")
     record.not_utf8 = decision.encoding.name != "UTF-8"
+
+
+def late_meta_declaration(body: bytes) -> Any:
+    """The document's ``<meta>`` charset as Chromium finds it, when it ends past 1024 bytes."""
+    meta, _ = scan_meta_like_chromium(body)
+    if meta is not None and meta.end > PRESCAN_LIMIT:
+        return meta
+    return None
 
 
 def run_default(

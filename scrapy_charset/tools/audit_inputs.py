@@ -189,12 +189,24 @@ def read_file_page(path: Path, info: FileInfo | None, default_content_type: str 
 # -- Scrapy HTTP cache (FilesystemCacheStorage) ------------------------------------------------
 
 
-def _read_maybe_gzip(path: Path) -> bytes:
-    # HTTPCACHE_GZIP=True gzips every file of an entry; tell by the magic bytes.
+def entry_is_gzipped(entry: Path) -> bool:
+    """Whether the entry was stored with HTTPCACHE_GZIP=True (every file gzip'd).
+
+    Told from the metadata and header files, which never start with the gzip magic otherwise;
+    the body can, when the server sent it gzip-compressed.
+    """
+    for name in ("response_headers", "meta", "pickled_meta"):
+        try:
+            with (entry / name).open("rb") as fh:
+                return fh.read(2) == b"\x1f\x8b"
+        except OSError:
+            continue
+    return False
+
+
+def _read_entry_file(path: Path, gzipped: bool) -> bytes:
     data = path.read_bytes()
-    if data[:2] == b"\x1f\x8b":
-        return gzip.decompress(data)
-    return data
+    return gzip.decompress(data) if gzipped else data
 
 
 class _PlainDataUnpickler(pickle.Unpickler):
@@ -204,7 +216,7 @@ class _PlainDataUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"refusing to load {module}.{name} from a cache entry")
 
 
-def read_cache_meta(entry: Path) -> dict[str, Any]:
+def read_cache_meta(entry: Path, gzipped: bool = False) -> dict[str, Any]:
     """The entry's metadata: ``meta`` (a dict literal) or else ``pickled_meta``.
 
     Raises OSError/ValueError when neither is present and usable.
@@ -213,7 +225,7 @@ def read_cache_meta(entry: Path) -> dict[str, Any]:
     problems: list[str] = []
     if meta_path.is_file():
         try:
-            value = ast.literal_eval(_read_maybe_gzip(meta_path).decode("utf-8"))
+            value = ast.literal_eval(_read_entry_file(meta_path, gzipped).decode("utf-8"))
             if isinstance(value, dict):
                 return value
             problems.append("meta is not a dict")
@@ -221,7 +233,7 @@ def read_cache_meta(entry: Path) -> dict[str, Any]:
             problems.append(f"unreadable meta ({describe_error(exc)})")
     if pickled_path.is_file():
         try:
-            data = _read_maybe_gzip(pickled_path)
+            data = _read_entry_file(pickled_path, gzipped)
             value = _PlainDataUnpickler(io.BytesIO(data)).load()
             if isinstance(value, dict):
                 return value
@@ -237,11 +249,12 @@ def read_cache_entry(entry: Path) -> Page:
     origin = str(entry)
     url: str | None = None
     try:
-        meta = read_cache_meta(entry)
+        gzipped = entry_is_gzipped(entry)
+        meta = read_cache_meta(entry, gzipped)
         url = str(meta.get("response_url") or meta.get("url") or "") or None
         status = meta.get("status")
-        raw_headers = _read_maybe_gzip(entry / "response_headers")
-        body = _read_maybe_gzip(entry / "response_body")
+        raw_headers = _read_entry_file(entry / "response_headers", gzipped)
+        body = _read_entry_file(entry / "response_body", gzipped)
         headers = parse_raw_headers(raw_headers)
         body = decode_content_encoding(body, header_values(headers, "content-encoding"))
     except (OSError, ValueError, EOFError) as exc:

@@ -6,21 +6,25 @@ assert the summary table's numbers for it.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 import requests
 
 from scrapy_charset.sniffing import decode_html
+from scrapy_charset.tools.audit import build_parser
+from scrapy_charset.tools.audit import run as audit_run
 from scrapy_charset.tools.audit_compare import (
     audit_page,
     first_difference,
     requests_text,
-    scrapy_text,
     tld_of,
 )
 from scrapy_charset.tools.audit_inputs import Page
-from tests.support.crawl import run_crawl
 from tests.support.server import LocalServer, Reply, html
 
 
@@ -287,16 +291,123 @@ def test_requests_reproduction_matches_a_real_requests_get(local_server: LocalSe
     assert checked == len(MIX) + 2
 
 
-def test_scrapy_reproduction_matches_a_real_crawl(local_server: LocalServer) -> None:
-    serve_mix(local_server)
-    result = run_crawl(
-        "tests.support.spiders:TextSpider",
-        settings={"LOG_LEVEL": "WARNING"},
-        spider_kwargs={"urls": [local_server.url(p.path) for p in MIX]},
+def test_late_meta_behind_a_header_is_still_found() -> None:
+    # The header decides before any <meta> is read; the audit still reports where the
+    # document's own declaration sits and that it disagrees.
+    body = _doc(
+        "<title>新聞</title>" + _LONG_SCRIPT + '<meta charset="big5">', "<p>中文</p>"
+    ).encode()
+    page = Page(kind="file", origin="x", body=body, content_types=("text/html; charset=utf-8",))
+    record = audit_page(page, decode_html)
+    assert (record.encoding, record.source) == ("UTF-8", "header")
+    assert record.late_meta is True and record.conflict is True
+    assert record.overridden == [{"source": "late_meta", "label": "big5", "encoding": "Big5"}]
+    early = _doc('<meta charset="big5">', "<p>中文</p>").encode()
+    record = audit_page(
+        Page(kind="file", origin="y", body=early, content_types=("text/html; charset=utf-8",)),
+        decode_html,
     )
-    by_path = {item["url"].split(str(local_server.port), 1)[1]: item for item in result.items}
-    assert set(by_path) == {p.path for p in MIX}
+    assert record.late_meta is False and record.conflict is True
+
+
+# -- helpers shared by the other audit tests -----------------------------------------------
+
+
+@dataclass
+class AuditRun:
+    status: int
+    out: str
+    err: str
+
+    def jsonl(self) -> list[dict[str, object]]:
+        return [json.loads(line) for line in self.out.splitlines() if line.strip()]
+
+    def pages(self) -> list[dict[str, object]]:
+        return [row for row in self.jsonl() if row["type"] == "page"]
+
+    def summary(self) -> dict[str, tuple[int, ...]]:
+        """Summary rows as (pages, not UTF-8, requests, Scrapy, UTF-8 decode, late meta,
+        conflicts, BOM) per group, including "total"; errors under the key "errors"."""
+        rows: dict[str, tuple[int, ...]] = {}
+        for row in self.jsonl():
+            if row["type"] != "summary":
+                continue
+            rows[str(row["group"])] = tuple(
+                int(row[key])  # type: ignore[call-overload]
+                for key in SUMMARY_KEYS
+            )
+        return rows
+
+
+SUMMARY_KEYS = (
+    "pages", "not_utf8", "garbled_requests", "garbled_scrapy", "garbled_utf8",
+    "late_meta", "conflict", "bom", "errors",
+)
+
+
+def run_audit(*args: str) -> AuditRun:
+    """The audit in this process, as ``python -m scrapy_charset audit ARGS`` runs it."""
+    opts = build_parser().parse_args(list(args))
+    out, err = io.StringIO(), io.StringIO()
+    status = audit_run(opts, stdout=out, stderr=err, stdin=io.StringIO())
+    return AuditRun(status, out.getvalue(), err.getvalue())
+
+
+def assert_mix_summary(
+    summary: dict[str, tuple[int, ...]], errors: int = 0, errors_group: str | None = None
+) -> None:
+    expected = {tld: (*row, 0) for tld, row in EXPECTED_BY_TLD.items()}
+    expected["total"] = (*EXPECTED_TOTAL, errors)
+    if errors_group is not None:
+        if errors_group in expected:
+            expected[errors_group] = (*expected[errors_group][:-1], errors)
+        else:
+            expected[errors_group] = (0, 0, 0, 0, 0, 0, 0, 0, errors)
+    assert summary == expected
+
+
+def test_summary_of_the_mix_in_every_format(tmp_path: Path) -> None:
     for page in MIX:
-        encoding, text = scrapy_text(page.body, (page.content_type,), page.url)
-        assert text == by_path[page.path]["text"], page.path
-        assert encoding == by_path[page.path]["encoding"], page.path
+        (tmp_path / f"{page.name}.html").write_bytes(page.body)
+    sidecar = tmp_path / "pages.tsv"
+    sidecar.write_text(
+        "path\tcontent_type\turl\n"
+        + "".join(f"{p.name}.html\t{p.content_type}\t{p.url}\n" for p in MIX),
+        encoding="utf-8",
+    )
+    result = run_audit("--sidecar", str(sidecar), "--format", "jsonl")
+    assert result.status == 0, result.err
+    assert_mix_summary(result.summary())
+    assert len(result.pages()) == len(MIX)
+
+    table = run_audit("--sidecar", str(sidecar))
+    assert table.status == 0
+    lines = table.out.splitlines()
+    assert lines[0].split()[:4] == ["tld", "pages", "errors", "not"]
+    total = next(line for line in lines if line.startswith("total")).split()
+    # total  11  0  4 (36%)  8 (73%)  1 (9%)  5 (45%)  1  1  1
+    assert total == [
+        "total", "11", "0", "4", "(36%)", "8", "(73%)", "1", "(9%)", "5", "(45%)", "1", "1", "1"
+    ]
+    jp = next(line for line in lines if line.startswith("jp ")).split()
+    assert jp[:4] == ["jp", "2", "0", "2"]
+    # The first garbled pages are shown with the text around the first difference.
+    assert "first pages scrapy garbles:" in table.out
+    assert "docs.example.com/com/meta-utf16" in table.out
+
+    csv_run = run_audit("--sidecar", str(sidecar), "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(csv_run.out)))
+    assert len(rows) == len(MIX)
+    assert sum(row["requests_same"] == "false" for row in rows) == EXPECTED_TOTAL[2]
+    bom_row = next(row for row in rows if row["url"].endswith("/tw/bom"))
+    assert bom_row["bom"] == "UTF-8" and bom_row["utf8_same"] == "false"
+    assert json.loads(bom_row["utf8_diff"])["offset"] == 0
+
+    summary_csv = run_audit("--sidecar", str(sidecar), "--format", "csv", "--summary-only")
+    rows = list(csv.DictReader(io.StringIO(summary_csv.out)))
+    assert [row["group"] for row in rows] == ["com", "de", "jp", "ru", "tw", "total"]
+    assert rows[-1]["garbled_utf8"] == "5"
+
+    by_source = run_audit("--sidecar", str(sidecar), "--format", "jsonl", "--group-by", "source")
+    counts = {group: row[0] for group, row in by_source.summary().items()}
+    assert counts == {"meta": 5, "late_meta": 1, "header": 3, "bom": 1, "utf8": 1, "total": 11}
