@@ -20,9 +20,8 @@ from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 from ..encoding import REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, Encoding, lookup
 from ..encoding import bom_sniff as _bom_sniff
 from ..encoding import decode as _decode
-from ..sniffing import Decision, Declaration, Source, decode_html
+from ..sniffing import DEFAULT_DETECTOR, Decision, Declaration, Source, decode_html
 from ..sniffing.content_type import charset_from_content_type
-from ..sniffing.detect import DEFAULT_DETECTOR, fast_path
 from ..sniffing.prescan import PRESCAN_LIMIT, get_xml_encoding, utf16_xml_declaration
 from ..sniffing.tld import tld_default, tld_of
 
@@ -130,12 +129,14 @@ def plain_text_guess(
 ) -> Decision:
     """Undeclared plain text as Chromium reads it: valid UTF-8, detection, then the locale
     default (no ``<meta>``: plain text has no markup)."""
-    quick = fast_path(body)
-    if quick is UTF_8:
-        return Decision(UTF_8, Source.UTF8, None, overridden)
-    if isinstance(quick, Encoding):
-        return Decision(quick, Source.DETECTION, None, overridden)
-    if quick is None and detector is not None:
+    if not body.isascii():
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        else:
+            return Decision(UTF_8, Source.UTF8, None, overridden)
+    if detector is not None:
         detected = detector.detect(body, tld=tld)
         if detected is not None:
             return Decision(detected, Source.DETECTION, None, overridden)
@@ -143,9 +144,6 @@ def plain_text_guess(
     if default is not None:
         return Decision(default, Source.TLD, None, overridden)
     return Decision(WINDOWS_1252, Source.DEFAULT, None, overridden)
-
-
-DEFAULT_DECODING = BrowserDecoding()
 
 
 class CharsetResponseMixin:

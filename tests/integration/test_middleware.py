@@ -1,0 +1,410 @@
+"""CharsetMiddleware with real Scrapy objects (get_crawler, real response classes, real bytes)."""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from typing import Any
+from urllib.parse import quote, quote_plus
+
+import pytest
+import scrapy
+from scrapy import signals
+from scrapy.core.downloader.middleware import DownloaderMiddlewareManager
+from scrapy.exceptions import NotConfigured, ScrapyDeprecationWarning
+from scrapy.http import FormRequest, HtmlResponse, Response, TextResponse, XmlResponse
+from scrapy.linkextractors import LinkExtractor
+
+import scrapy_charset.integration.response as response_module
+from scrapy_charset.encoding import lookup
+from scrapy_charset.integration.middleware import CharsetMiddleware
+from scrapy_charset.integration.response import CharsetHtmlResponse, CharsetXmlResponse
+from scrapy_charset.sniffing import Source
+from tests.integration.test_middleware_support import (
+    build,
+    charset_stats,
+    chromium_page,
+    make_crawler,
+    middleware,
+    response_for,
+    stock_text,
+)
+
+LOGGER = "scrapy_charset.integration.middleware"
+JA = "日本語のテキスト、カタカナ「テスト」"
+RU = "Съешь же ещё этих мягких французских булок, да выпей чаю"
+
+
+def japanese_page() -> tuple[bytes, str]:
+    source = f'<html><head><meta charset="shift_jis"><title>{JA}</title></head><p>{JA}</p>'
+    return source.encode("cp932"), source
+
+
+def test_meta_declared_shift_jis_page_reads_as_written() -> None:
+    mw, crawler = middleware()
+    body, source = japanese_page()
+    request, response = response_for("http://example.com/ja", body)
+    result = mw.process_response(request, response)
+
+    assert isinstance(result, HtmlResponse)
+    assert type(result) is CharsetHtmlResponse
+    assert result.body is body
+    assert result.text == source
+    assert result.css("title::text").get() == JA
+    assert result.xpath("//p/text()").get() == JA
+    assert result.encoding == "cp932"
+    assert "charset:meta" in result.flags
+    decision = request.meta["charset_decision"]
+    assert (decision.encoding.name, decision.source, decision.label) == (
+        "Shift_JIS",
+        Source.META,
+        "shift_jis",
+    )
+    stats = charset_stats(crawler)
+    assert stats["charset/source/meta"] == 1
+    assert stats["charset/encoding/Shift_JIS"] == 1
+    assert "charset/changed" not in stats
+
+
+def test_windows_1252_c1_bytes_are_what_chromium_decodes() -> None:
+    # Bytes 0x80-0x9F as Chromium's TextDecoder decoded them (0x81 -> U+0081, ...), where
+    # Python's cp1252 (stock Scrapy) has no mapping for five of them.
+    body, browser_text = chromium_page("windows-1252")
+    mw, crawler = middleware()
+    request, response = response_for(
+        "http://example.com/", body, "text/html; charset=windows-1252"
+    )
+    expected_stock = stock_text(response)
+    result = mw.process_response(request, response)
+
+    assert result.text == browser_text
+    assert expected_stock != browser_text and "\ufffd" in expected_stock
+    assert charset_stats(crawler)["charset/changed"] == 1
+    assert "charset/replacement_char" not in charset_stats(crawler)
+
+
+@pytest.mark.parametrize("encoding", ["Shift_JIS", "GBK", "Big5", "EUC-KR", "EUC-JP", "KOI8-U"])
+def test_legacy_pages_match_chromium(encoding: str) -> None:
+    cases, browser_text = chromium_page(encoding, every=97)
+    body = f"<meta charset={encoding}>\n".encode("ascii") + cases
+    mw, _ = middleware()
+    request, response = response_for("http://example.com/", body)
+    result = mw.process_response(request, response)
+    assert result.text == f"<meta charset={encoding}>\n" + browser_text
+    assert request.meta["charset_decision"].encoding.name == encoding
+
+
+def test_text_is_decoded_once_per_response(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[bytes] = []
+    real = response_module.decode_html
+
+    def counting(body: bytes, *args: Any, **kwargs: Any) -> Any:
+        calls.append(body)
+        return real(body, *args, **kwargs)
+
+    monkeypatch.setattr(response_module, "decode_html", counting)
+    mw, _ = middleware()
+    body, _ = japanese_page()
+    request, response = response_for("http://example.com/", body)
+    result = mw.process_response(request, response)
+    result.text, result.css("p"), result.xpath("//title"), result.encoding, result.urljoin("x")
+    result.follow("/next?q=x")
+    assert calls == [body]
+
+
+def test_stats_count_changed_replacement_and_unchanged_pages() -> None:
+    mw, crawler = middleware()
+    pages = [
+        # stock Scrapy agrees: UTF-8 declared in the header
+        ("text/html; charset=utf-8", "<p>ok ünïcödé</p>".encode()),
+        # stock Scrapy reads ISO-8859-1 as cp1252 too, and Python's cp1252 is wrong for 0x81
+        ("text/html; charset=iso-8859-1", b"<p>\x81\x93quoted\x94</p>"),
+        # broken UTF-8 byte: both give U+FFFD
+        ("text/html; charset=utf-8", b"<p>bad \xff byte</p>"),
+    ]
+    for content_type, body in pages:
+        request, response = response_for("http://example.com/", body, content_type)
+        mw.process_response(request, response)
+    stats = charset_stats(crawler)
+    assert stats["charset/changed"] == 1
+    assert stats["charset/replacement_char"] == 1
+    assert stats["charset/source/header"] == 3
+    assert stats["charset/encoding/UTF-8"] == 2
+    assert stats["charset/encoding/windows-1252"] == 1
+
+
+def test_conflicts_are_counted_and_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    mw, crawler = middleware()
+    body = "<meta charset=utf-8><p>café</p>".encode("cp1252")
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        for _ in range(3):
+            request, response = response_for(
+                "http://example.com/", body, "text/html; charset=windows-1252"
+            )
+            result = mw.process_response(request, response)
+            assert result.css("p::text").get() == "café"
+    assert charset_stats(crawler)["charset/conflict"] == 3
+    records = [r for r in caplog.records if r.name == LOGGER]
+    assert len(records) == 1 and "Conflicting" in records[0].getMessage()
+
+
+def test_unknown_labels_are_counted() -> None:
+    mw, crawler = middleware()
+    request, response = response_for(
+        "http://example.com/", b"<meta charset=no-such-thing><p>x", "text/html; charset=bogus"
+    )
+    mw.process_response(request, response)
+    stats = charset_stats(crawler)
+    assert stats["charset/unknown_label"] == 1
+    assert "charset/conflict" not in stats
+
+
+def test_meta_forced_encoding_wins_and_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    mw, crawler = middleware()
+    source = f"<meta charset=windows-1251><p>{RU}</p>"
+    body = source.encode("koi8-r")
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        for _ in range(2):
+            request, response = response_for(
+                "http://example.com/", body, meta={"charset_encoding": "KOI8-R"}
+            )
+            result = mw.process_response(request, response)
+            assert result.text == source
+            assert "charset:forced" in result.flags
+            assert result.encoding == "koi8-r"
+    assert charset_stats(crawler)["charset/forced"] == 2
+    assert len([r for r in caplog.records if "Forced" in r.getMessage()]) == 1
+
+
+def test_setting_forced_encoding_applies_to_every_response() -> None:
+    mw, crawler = middleware({"CHARSET_FORCE_ENCODING": "windows-1251"})
+    body = f"<p>{RU}</p>".encode("cp1251")
+    request, response = response_for("http://example.com/", body, "text/html; charset=utf-8")
+    result = mw.process_response(request, response)
+    assert result.css("p::text").get() == RU
+    assert request.meta["charset_decision"].source is Source.FORCED
+
+
+def test_invalid_forced_label_is_ignored_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+    mw, crawler = middleware()
+    body = f"<meta charset=windows-1251><p>{RU}</p>".encode("cp1251")
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        for label in ("utf-7", "utf-7", 42):
+            request, response = response_for(
+                "http://example.com/", body, meta={"charset_encoding": label}
+            )
+            assert mw.process_response(request, response).css("p::text").get() == RU
+    assert charset_stats(crawler)["charset/forced/invalid"] == 3
+    assert "charset/forced" not in charset_stats(crawler)
+    assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
+
+
+def _binary_response() -> tuple[Any, Response]:
+    request, _ = response_for("http://example.com/a.png", b"")
+    return request, Response("http://example.com/a.png", body=b"\x89PNG\r\n", request=request)
+
+
+@pytest.mark.parametrize(
+    ("reason", "make"),
+    [
+        ("dont_charset", lambda: response_for("http://x.com/", b"<p>\xe9", meta={"dont_charset": True})),
+        ("head", lambda: response_for("http://x.com/", b"", method="HEAD")),
+        ("not_modified", lambda: response_for("http://x.com/", b"<p>\xe9", status=304)),
+        ("redirect", lambda: response_for("http://x.com/", b"<p>moved\xe9", status=302)),
+        ("empty", lambda: response_for("http://x.com/", b"")),
+        ("type", lambda: response_for("http://x.com/", b"<?xml version='1.0'?><a>\xe9</a>", "text/xml")),
+        ("type", lambda: response_for("http://x.com/", b"caf\xe9", "text/plain")),
+        ("type", _binary_response),
+    ],
+)  # fmt: skip
+def test_responses_passed_through_untouched(reason: str, make: Any) -> None:
+    mw, crawler = middleware()
+    request, response = make()
+    request.meta["charset_decision"] = "left over from a redirected request"
+    assert mw.process_response(request, response) is response
+    assert charset_stats(crawler) == {f"charset/skipped/{reason}": 1}
+    assert "charset_decision" not in request.meta
+
+
+def test_foreign_htmlresponse_subclasses_and_own_responses_pass_through() -> None:
+    class PluginResponse(HtmlResponse):
+        pass
+
+    mw, crawler = middleware()
+    request, _ = response_for("http://x.com/", b"")
+    plugin = PluginResponse("http://x.com/", body=b"<p>\xe9", request=request)
+    assert mw.process_response(request, plugin) is plugin
+    request, response = response_for("http://x.com/", b"<p>\xe9")
+    once = mw.process_response(request, response)
+    assert mw.process_response(request, once) is once
+    stats = charset_stats(crawler)
+    assert stats["charset/skipped/type"] == 1
+    assert sum(v for k, v in stats.items() if k.startswith("charset/source/")) == 1
+
+
+class ExplodingDetector:
+    def detect(self, data: bytes, *, tld: str | None) -> None:
+        raise RuntimeError("detector failure")
+
+
+def test_internal_error_leaves_the_response_as_scrapy_made_it(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    mw, crawler = middleware(
+        {"CHARSET_DETECTOR": "tests.integration.test_middleware:ExplodingDetector"}
+    )
+    body = f"<p>{RU}</p>".encode("cp1251")  # undeclared and not UTF-8: the detector runs
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        for _ in range(2):
+            request, response = response_for("http://example.com/", body)
+            result = mw.process_response(request, response)
+            assert result is response and type(result) is HtmlResponse
+            assert result.text == stock_text(response)
+            assert "charset_decision" not in request.meta
+    stats = charset_stats(crawler)
+    assert stats == {"charset/error": 2, "charset/error/RuntimeError": 2}
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is not None
+    # Declared pages never reach the detector and are still decoded.
+    request, response = response_for("http://example.com/", body, "text/html; charset=cp1251")
+    assert mw.process_response(request, response).css("p::text").get() == RU
+
+
+def test_disabled_by_setting_or_custom_settings() -> None:
+    with pytest.raises(NotConfigured):
+        middleware({"CHARSET_ENABLED": False})
+    with pytest.raises(NotConfigured):
+        middleware({"CHARSET_ENABLED": "False"})
+
+    class OptedOut(scrapy.Spider):
+        name = "opted_out"
+        custom_settings = {"CHARSET_ENABLED": False}
+
+    with pytest.raises(NotConfigured):
+        build(CharsetMiddleware, make_crawler(spidercls=OptedOut))
+
+
+def test_spider_attribute_opts_out() -> None:
+    class Plain(scrapy.Spider):
+        name = "plain"
+        charset_enabled = False
+
+    crawler = make_crawler(spidercls=Plain)
+    mw = build(CharsetMiddleware, crawler)
+    spider = Plain.from_crawler(crawler)
+    crawler.signals.send_catch_log(signals.spider_opened, spider=spider)
+    request, response = response_for("http://x.com/", b"<p>\xe9")
+    assert mw.process_response(request, response) is response
+    assert charset_stats(crawler) == {"charset/skipped/spider": 1}
+
+
+def test_utf16_page_keeps_utf8_as_url_encoding() -> None:
+    mw, _ = middleware()
+    source = f"<p>{JA}</p><a href='/s?q={JA}'>x</a>"
+    request, response = response_for("http://x.com/", b"\xff\xfe" + source.encode("utf-16-le"))
+    result = mw.process_response(request, response)
+    assert result.text == source
+    assert result.encoding == "utf-8"  # the Encoding Standard's output encoding for UTF-16
+    link = LinkExtractor().extract_links(result)[0]
+    assert link.url == "http://x.com/s?q=" + quote(JA.encode("utf-8"))
+
+
+def test_follow_links_and_forms_use_the_document_encoding() -> None:
+    mw, _ = middleware()
+    source = (
+        f"<meta charset=shift_jis><a href='/s?q={JA}'>{JA}</a>"
+        "<form action='/search' method='post'><input name='q'></form>"
+    )
+    request, response = response_for("http://x.com/page", source.encode("cp932"))
+    result = mw.process_response(request, response)
+    sjis = quote(JA.encode("cp932"))
+    assert result.follow(f"/s?q={JA}").url == f"http://x.com/s?q={sjis}"
+    assert LinkExtractor().extract_links(result)[0].url == f"http://x.com/s?q={sjis}"
+    with warnings.catch_warnings():
+        # Scrapy 2.19 deprecates from_response() (in favour of form2request); it still uses
+        # response.encoding, which is what this checks.
+        warnings.simplefilter("ignore", ScrapyDeprecationWarning)
+        form = FormRequest.from_response(result, formdata={"q": JA})
+    assert form.body == f"q={quote_plus(JA.encode('cp932'))}".encode("ascii")
+
+
+def test_replace_with_new_body_decodes_it_the_browser_way() -> None:
+    mw, _ = middleware()
+    body, source = japanese_page()
+    request, response = response_for("http://x.com/", body)
+    result = mw.process_response(request, response)
+
+    moved = result.replace(url="http://x.com/other")
+    assert moved.text == source and type(moved) is CharsetHtmlResponse
+
+    russian = f"<meta charset=koi8-r><p>{RU}</p>"
+    other = result.replace(body=russian.encode("koi8-r"))
+    assert isinstance(other, HtmlResponse)
+    assert other.text == russian and other.encoding == "koi8-r"
+    assert other.charset_decision.source is Source.META
+
+    as_str = result.replace(body=f"<p>{JA}</p>")
+    assert as_str.body == f"<p>{JA}</p>".encode("cp932")
+    assert as_str.text == f"<p>{JA}</p>"
+
+    explicit = result.replace(body=f"<p>{RU}</p>".encode("cp1251"), encoding="windows-1251")
+    assert explicit.text == f"<p>{RU}</p>" and explicit.encoding == "windows-1251"
+
+
+def test_json_reads_the_browser_text() -> None:
+    mw, _ = middleware()
+    body = f'{{"name": "{JA}"}}'.encode("cp932")
+    request, response = response_for("http://x.com/", body, "text/html; charset=shift_jis")
+    assert mw.process_response(request, response).json() == {"name": JA}
+
+
+def test_xml_and_plain_text_only_when_asked() -> None:
+    mw, crawler = middleware({"CHARSET_RESPONSE_TYPES": "html, xml, text"})
+    xml = f"<?xml version='1.0' encoding='windows-1251'?><r>{RU}</r>"
+    request, response = response_for("http://x.com/feed", xml.encode("cp1251"), "text/xml")
+    result = mw.process_response(request, response)
+    assert type(result) is CharsetXmlResponse and isinstance(result, XmlResponse)
+    assert result.xpath("//r/text()").get() == RU
+    assert request.meta["charset_decision"].source is Source.XML_DECLARATION
+
+    # An XML document without any declaration is UTF-8, never guessed.
+    request, response = response_for("http://x.com/f2", b"<r>caf\xe9</r>", "application/xml")
+    assert mw.process_response(request, response).text == "<r>caf\ufffd</r>"
+
+    text = f"{RU}\n<meta charset=koi8-r>"
+    request, response = response_for("http://x.com/a.txt", text.encode("cp1251"), "text/plain")
+    result = mw.process_response(request, response)
+    assert isinstance(result, TextResponse) and result.text == text
+    assert request.meta["charset_decision"].source is Source.DETECTION
+    assert charset_stats(crawler)["charset/source/xml_declaration"] == 1
+
+
+def test_detector_none_falls_back_to_the_tld_default() -> None:
+    mw, _ = middleware({"CHARSET_DETECTOR": "none"})
+    body = f"<p>{RU}</p>".encode("cp1251")
+    request, response = response_for("http://example.ru/", body)
+    assert mw.process_response(request, response).css("p::text").get() == RU
+    assert request.meta["charset_decision"].source is Source.TLD
+    request, response = response_for("http://example.com/", body)
+    mw.process_response(request, response)
+    assert request.meta["charset_decision"].encoding == lookup("windows-1252")
+
+
+def test_tld_hint_can_be_turned_off() -> None:
+    mw, _ = middleware({"CHARSET_DETECTOR": "none", "CHARSET_TLD_HINT": False})
+    request, response = response_for("http://example.ru/", "<p>ё".encode("cp1251"))
+    mw.process_response(request, response)
+    assert request.meta["charset_decision"].source is Source.DEFAULT
+
+
+def test_no_deprecation_warning_from_the_middleware_manager() -> None:
+    crawler = make_crawler(
+        {"DOWNLOADER_MIDDLEWARES": {"scrapy_charset.CharsetMiddleware": 585}}
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        manager = build(DownloaderMiddlewareManager, crawler)
+    names = [type(mw).__name__ for mw in manager.middlewares]
+    position = names.index("CharsetMiddleware")
+    assert names[position - 1] == "MetaRefreshMiddleware"
+    assert names[position + 1] == "HttpCompressionMiddleware"

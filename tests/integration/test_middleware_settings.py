@@ -1,0 +1,144 @@
+"""The CHARSET_* settings, and the middleware's model of what stock Scrapy would decode."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scrapy.http import Headers, HtmlResponse
+from w3lib.encoding import html_to_unicode
+
+from scrapy_charset.encoding import lookup
+from scrapy_charset.integration.middleware import stock_scrapy_codec, stock_text_differs
+from scrapy_charset.integration.settings import (
+    CharsetSettingsError,
+    load_detector,
+    parse_forced_encoding,
+    parse_response_types,
+    read_settings,
+)
+from scrapy_charset.sniffing import DEFAULT_DETECTOR, ChardetngDetector, decode_html
+from tests.integration.test_middleware_support import make_crawler, middleware
+
+
+def test_defaults() -> None:
+    config = read_settings(make_crawler().settings)
+    assert config.enabled is True
+    assert config.response_types == frozenset({"html"})
+    assert config.detector is DEFAULT_DETECTOR
+    assert config.tld_hint is True
+    assert config.force_encoding is None
+
+
+def test_values_from_the_command_line_are_strings() -> None:
+    config = read_settings(
+        make_crawler(
+            {
+                "CHARSET_RESPONSE_TYPES": "html,XML",
+                "CHARSET_TLD_HINT": "0",
+                "CHARSET_FORCE_ENCODING": "latin1",
+                "CHARSET_DETECTOR": "chardetng",
+            }
+        ).settings
+    )
+    assert config.response_types == frozenset({"html", "xml"})
+    assert config.tld_hint is False
+    assert config.force_encoding == lookup("windows-1252")  # "latin1" is a windows-1252 label
+    assert isinstance(config.detector, ChardetngDetector)
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"CHARSET_RESPONSE_TYPES": ["html", "json"]}, "unknown response type"),
+        ({"CHARSET_RESPONSE_TYPES": 3}, "expected a list"),
+        ({"CHARSET_FORCE_ENCODING": "utf-7"}, "not an Encoding Standard label"),
+        ({"CHARSET_DETECTOR": "no.such.module.Detector"}, "cannot load"),
+        ({"CHARSET_DETECTOR": "nonsense"}, "import path"),
+        ({"CHARSET_DETECTOR": "builtins.object"}, "no detect"),
+        ({"CHARSET_TLD_HINT": "maybe"}, "expected a boolean"),
+    ],
+)
+def test_wrong_values_fail_at_start_with_the_setting_named(
+    settings: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(CharsetSettingsError, match=message) as info:
+        middleware(settings)
+    assert next(iter(settings)) in str(info.value)
+
+
+def test_a_disabled_middleware_does_not_load_its_detector() -> None:
+    config = read_settings(
+        make_crawler({"CHARSET_ENABLED": False, "CHARSET_DETECTOR": "no.such.Thing"}).settings
+    )
+    assert config.enabled is False
+
+
+class CrawlerAwareDetector:
+    def __init__(self, threshold: int) -> None:
+        self.threshold = threshold
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> CrawlerAwareDetector:
+        return cls(crawler.settings.getint("MY_THRESHOLD"))
+
+    def detect(self, data: bytes, *, tld: str | None) -> None:
+        return None
+
+
+def test_detector_by_import_path_object_or_class() -> None:
+    crawler = make_crawler({"MY_THRESHOLD": 7})
+    path = f"{__name__}:CrawlerAwareDetector"
+    built = load_detector(path, crawler)
+    assert isinstance(built, CrawlerAwareDetector) and built.threshold == 7
+    assert load_detector(f"{__name__}.CrawlerAwareDetector", crawler).threshold == 7
+    assert load_detector(DEFAULT_DETECTOR) is DEFAULT_DETECTOR
+    assert load_detector("none") is None and load_detector(None) is None
+
+
+def test_parsers_directly() -> None:
+    assert parse_response_types(("text",)) == frozenset({"text"})
+    assert parse_response_types("") == frozenset()
+    assert parse_forced_encoding("", "X") is None
+    assert parse_forced_encoding(b"sjis", "X") == lookup("Shift_JIS")
+
+
+# -- the model of stock Scrapy, checked against stock Scrapy itself -----------------------
+
+_LABELS = ["utf-8", "windows-1251", "shift_jis", "latin-1", "gb2312", "koi8-r", "bogus", "utf-16"]
+_TEXTS = ["plain ascii text", "café crème", "Съешь же ещё", "日本語のテキスト", "\u20ac 5"]
+
+
+@st.composite
+def pages(draw: Any) -> tuple[bytes, bytes | None]:
+    text = draw(st.sampled_from(_TEXTS))
+    codec = draw(st.sampled_from(["utf-8", "cp1251", "cp932", "cp1252", "latin-1"]))
+    content = text.encode(codec, "replace")
+    declaration = draw(st.sampled_from([None, *_LABELS]))
+    head = b"" if declaration is None else f"<meta charset={declaration}>".encode()
+    bom = draw(st.sampled_from([b"", b"", b"\xef\xbb\xbf", b"\xff\xfe"]))
+    noise = draw(st.binary(max_size=6))
+    header = draw(st.sampled_from([None, *_LABELS]))
+    content_type = None if header is None else f"text/html; charset={header}".encode()
+    return bom + head + b"<p>" + content + noise, content_type
+
+
+@settings(max_examples=300, deadline=None)
+@given(pages())
+def test_stock_codec_model_matches_scrapy(page: tuple[bytes, bytes | None]) -> None:
+    body, content_type = page
+    headers = Headers({"Content-Type": content_type} if content_type else {})
+    response = HtmlResponse("http://example.com/", headers=headers, body=body)
+    codec = stock_scrapy_codec(body, content_type)
+    if codec is None:
+        # Only where stock Scrapy has to guess with charset-normalizer.
+        assert not body.isascii()
+        with pytest.raises(UnicodeDecodeError):
+            body.decode("utf-8")
+        return
+    assert html_to_unicode(f"charset={codec}", body)[1] == response.text
+    ours, decision = decode_html(body, content_type)
+    # The shortcut (same codec, exact for it) must agree with a real comparison.
+    assert stock_text_differs(body, content_type, ours, decision) == (ours != response.text)
