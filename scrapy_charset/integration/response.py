@@ -146,6 +146,9 @@ def plain_text_guess(
     return Decision(WINDOWS_1252, Source.DEFAULT, None, overridden)
 
 
+DEFAULT_DECODING = BrowserDecoding()
+
+
 class CharsetResponseMixin:
     """The browser-text behaviour shared by the three response classes below.
 

@@ -199,6 +199,9 @@ def test_invalid_forced_label_is_ignored_with_a_warning(caplog: pytest.LogCaptur
     assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
 
 
+OPT_OUT = {"dont_charset": True}
+
+
 def _binary_response() -> tuple[Any, Response]:
     request, _ = response_for("http://example.com/a.png", b"")
     return request, Response("http://example.com/a.png", body=b"\x89PNG\r\n", request=request)
@@ -207,12 +210,12 @@ def _binary_response() -> tuple[Any, Response]:
 @pytest.mark.parametrize(
     ("reason", "make"),
     [
-        ("dont_charset", lambda: response_for("http://x.com/", b"<p>\xe9", meta={"dont_charset": True})),
+        ("dont_charset", lambda: response_for("http://x.com/", b"<p>\xe9", meta=OPT_OUT)),
         ("head", lambda: response_for("http://x.com/", b"", method="HEAD")),
         ("not_modified", lambda: response_for("http://x.com/", b"<p>\xe9", status=304)),
         ("redirect", lambda: response_for("http://x.com/", b"<p>moved\xe9", status=302)),
         ("empty", lambda: response_for("http://x.com/", b"")),
-        ("type", lambda: response_for("http://x.com/", b"<?xml version='1.0'?><a>\xe9</a>", "text/xml")),
+        ("type", lambda: response_for("http://x.com/", b"<?xml version='1.0'?><a/>", "text/xml")),
         ("type", lambda: response_for("http://x.com/", b"caf\xe9", "text/plain")),
         ("type", _binary_response),
     ],
@@ -349,6 +352,13 @@ def test_replace_with_new_body_decodes_it_the_browser_way() -> None:
 
     explicit = result.replace(body=f"<p>{RU}</p>".encode("cp1251"), encoding="windows-1251")
     assert explicit.text == f"<p>{RU}</p>" and explicit.encoding == "windows-1251"
+
+
+def test_response_built_directly_decodes_lazily() -> None:
+    body, source = japanese_page()
+    response = CharsetHtmlResponse("http://x.com/", body=body)
+    assert response.encoding == "cp932" and response.text == source
+    assert response.charset_decision.source is Source.META
 
 
 def test_json_reads_the_browser_text() -> None:
