@@ -70,9 +70,14 @@ def _checked_number(name: str, raw: Any, minimum: float, maximum: float | None) 
     return value
 
 
+_OFF = ("", "none", "off", "false")
+
+
 def _rate_or_none(settings: Any, name: str, default: float | None) -> float | None:
+    if name in settings and settings[name] is None:  # explicitly set to None: switched off
+        return None
     raw = settings.get(name, default)
-    if raw is None or (isinstance(raw, str) and raw.strip().lower() in ("", "none", "off")):
+    if raw is None or raw is False or (isinstance(raw, str) and raw.strip().lower() in _OFF):
         return None
     return _checked_number(name, raw, 0.0, 1.0)
 

@@ -1,0 +1,444 @@
+"""CharsetPipeline on each item type ItemAdapter supports, odd values, and opt-in actions."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import logging
+import warnings
+from typing import Any
+
+import attr
+import pydantic
+import pytest
+import scrapy
+from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.utils.test import get_crawler
+
+from scrapy_charset.integration.pipeline import CharsetPipeline
+
+CLEAN = "Crème brûlée à la française"
+BROKEN = CLEAN.encode("cp1252").decode("utf-8", errors="replace")  # really mis-decoded bytes
+MOJIBAKE = CLEAN.encode("utf-8").decode("cp1252")
+assert BROKEN.count("\ufffd") == 5 and MOJIBAKE.startswith("CrÃ¨me brÃ»lÃ©e")
+
+
+def make_pipeline(**settings: Any) -> tuple[CharsetPipeline, Any]:
+    crawler = get_crawler(settings_dict=settings)
+    pipeline = CharsetPipeline.from_crawler(crawler)
+    pipeline.open_spider()
+    return pipeline, crawler.stats
+
+
+def charset_stats(stats: Any) -> dict[str, Any]:
+    return {k: v for k, v in stats.get_stats().items() if k.startswith("charset/")}
+
+
+# -- item types ---------------------------------------------------------------------------
+class ScrapyProduct(scrapy.Item):
+    url = scrapy.Field()
+    name = scrapy.Field()
+    offers = scrapy.Field()
+    charset_findings = scrapy.Field()
+
+
+class ScrapyProductNoFindings(scrapy.Item):
+    url = scrapy.Field()
+    name = scrapy.Field()
+    offers = scrapy.Field()
+
+
+@dataclasses.dataclass
+class DataclassProduct:
+    url: str
+    name: str
+    offers: list[Any]
+    charset_findings: dict[str, Any] | None = None
+
+
+@dataclasses.dataclass
+class DataclassProductNoFindings:
+    url: str
+    name: str
+    offers: list[Any]
+
+
+@dataclasses.dataclass(frozen=True)
+class FrozenProduct:
+    url: str
+    name: str
+    offers: list[Any]
+
+
+@attr.s(auto_attribs=True)
+class AttrsProduct:
+    url: str
+    name: str
+    offers: list[Any]
+    charset_findings: dict[str, Any] | None = None
+
+
+@attr.s(auto_attribs=True)
+class AttrsProductNoFindings:
+    url: str
+    name: str
+    offers: list[Any]
+
+
+class PydanticProduct(pydantic.BaseModel):
+    url: str
+    name: str
+    offers: list[Any]
+    charset_findings: dict[str, Any] | None = None
+
+
+class PydanticProductNoFindings(pydantic.BaseModel):
+    url: str
+    name: str
+    offers: list[Any]
+
+
+@dataclasses.dataclass
+class Offer:  # a nested item inside a list
+    seller: str
+    note: str | None = None
+
+
+def _dict(**kw: Any) -> Any:
+    return dict(**kw)
+
+
+WITH_FINDINGS = {
+    "dict": _dict,
+    "scrapy.Item": ScrapyProduct,
+    "dataclass": DataclassProduct,
+    "attrs": AttrsProduct,
+    "pydantic": PydanticProduct,
+}
+WITHOUT_FINDINGS = {
+    "scrapy.Item": ScrapyProductNoFindings,
+    "dataclass": DataclassProductNoFindings,
+    "frozen dataclass": FrozenProduct,
+    "attrs": AttrsProductNoFindings,
+    "pydantic": PydanticProductNoFindings,
+}
+
+
+def _product(factory: Any, name: str, seller: str) -> Any:
+    return factory(
+        url="https://shop.example/p/1",
+        name=name,
+        offers=[{"seller": seller, "price": 3.5}, Offer(seller=CLEAN, note=None)],
+    )
+
+
+def _fields(item: Any) -> dict[str, Any]:
+    from itemadapter import ItemAdapter
+
+    return ItemAdapter(item).asdict()
+
+
+@pytest.mark.parametrize("kind", sorted(WITH_FINDINGS))
+def test_counts_per_field_path_for_every_item_type(kind: str) -> None:
+    pipeline, stats = make_pipeline()
+    factory = WITH_FINDINGS[kind]
+    item = _product(factory, BROKEN, MOJIBAKE)
+    before = copy.deepcopy(_fields(item))
+    assert pipeline.process_item(item) is item
+    assert _fields(item) == before  # default: stats only, item untouched
+    assert pipeline.process_item(_product(factory, CLEAN, CLEAN)) is not None
+    pipeline.close_spider()
+    got = charset_stats(stats)
+    assert got["charset/item/seen"] == 2
+    assert got["charset/item/with_replacement"] == 1
+    assert got["charset/item/replacement_chars"] == 5
+    assert got["charset/item/mojibake"] == 1
+    assert got["charset/item/mojibake_chars"] == 5
+    assert got["charset/item/field/name/affected"] == 1
+    assert got["charset/item/field/name/replacement_chars"] == 5
+    assert got["charset/item/field/name/seen"] == 2
+    assert got["charset/item/field/name/rate"] == 0.5
+    assert got["charset/item/field/offers[].seller/mojibake"] == 1
+    assert got["charset/item/field/offers[].seller/mojibake_chars"] == 5
+    assert got["charset/item/field/offers[].seller/seen"] == 4  # dict and nested dataclass
+    assert got["charset/item/field/offers[].seller/mojibake_rate"] == 0.25
+    assert "charset/item/field/offers[].price/seen" not in got  # not text
+    assert "charset/item/field/offers[].note/seen" not in got  # None
+    assert "charset/item/uninspectable" not in got
+    assert all(isinstance(v, (int, float)) for v in got.values())
+
+
+@pytest.mark.parametrize("kind", sorted(WITH_FINDINGS))
+def test_findings_added_where_the_item_can_take_the_field(kind: str) -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_ADD_FINDINGS=True)
+    item = pipeline.process_item(_product(WITH_FINDINGS[kind], BROKEN, MOJIBAKE))
+    assert _fields(item)["charset_findings"] == {
+        "name": {"replacement_chars": 5, "mojibake_chars": 0},
+        "offers[].seller": {"replacement_chars": 0, "mojibake_chars": 5},
+    }
+    clean = pipeline.process_item(_product(WITH_FINDINGS[kind], CLEAN, CLEAN))
+    assert _fields(clean).get("charset_findings") is None  # nothing to report
+    assert stats.get_value("charset/item/findings_added") == 1
+
+
+@pytest.mark.parametrize("kind", sorted(WITHOUT_FINDINGS))
+def test_findings_skipped_where_the_item_cannot_take_the_field(kind: str) -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_ADD_FINDINGS=True)
+    item = _product(WITHOUT_FINDINGS[kind], BROKEN, CLEAN)
+    before = copy.deepcopy(_fields(item))
+    assert pipeline.process_item(item) is item
+    assert _fields(item) == before
+    assert stats.get_value("charset/item/findings_skipped") == 1
+    assert stats.get_value("charset/item/findings_added") is None
+
+
+def test_findings_field_name_is_configurable_and_never_inspected() -> None:
+    pipeline, stats = make_pipeline(
+        CHARSET_ITEM_ADD_FINDINGS=True, CHARSET_ITEM_FINDINGS_FIELD="_quality"
+    )
+    item = pipeline.process_item({"name": BROKEN, "_quality": "stale \ufffd"})
+    assert item["_quality"] == {"name": {"replacement_chars": 5, "mojibake_chars": 0}}
+    assert stats.get_value("charset/item/replacement_chars") == 5
+
+
+# -- odd values and odd items --------------------------------------------------------------
+class BrokenIter:
+    def __iter__(self) -> Any:
+        raise RuntimeError("no iteration")
+
+    def __str__(self) -> str:
+        raise RuntimeError("no str")
+
+    __repr__ = __str__
+
+
+class ExplodingDict(dict):  # type: ignore[type-arg]
+    def items(self) -> Any:
+        raise RuntimeError("broken mapping")
+
+    def __iter__(self) -> Any:
+        raise RuntimeError("broken mapping")
+
+
+class HostileStr(str):
+    def __contains__(self, other: object) -> bool:
+        raise RuntimeError("hostile")
+
+
+def test_odd_values_never_raise_and_text_around_them_is_still_counted() -> None:
+    pipeline, stats = make_pipeline()
+    cyclic: dict[str, Any] = {"text": BROKEN}
+    cyclic["self"] = cyclic
+    looped: list[Any] = [MOJIBAKE]
+    looped.append(looped)
+    deep: Any = BROKEN
+    for _ in range(5000):
+        deep = [deep]
+    huge = "a" * 5_000_000 + "\ufffd"
+    item = {
+        "bytes": b"\xff\xfe caf\xe9",
+        "none": None,
+        "number": 3,
+        "huge": huge,
+        "cyclic": cyclic,
+        "looped": looped,
+        "deep": deep,
+        "broken": BrokenIter(),
+        "broken_list": [BrokenIter(), BROKEN],
+        "set": frozenset({BROKEN}),
+        1: BROKEN,  # a non-string key
+    }
+    assert pipeline.process_item(item) is item
+    got = charset_stats(stats)
+    assert "charset/item/uninspectable" not in got
+    assert got["charset/item/field/huge/replacement_chars"] == 1
+    assert got["charset/item/field/cyclic.text/affected"] == 1
+    assert got["charset/item/field/looped[]/mojibake"] == 1
+    assert got["charset/item/field/broken_list[]/affected"] == 1
+    assert got["charset/item/field/set[]/affected"] == 1
+    assert got["charset/item/field/1/affected"] == 1
+    assert "charset/item/field/deep" not in " ".join(got)  # deeper than inspected
+    assert item["huge"] is huge and item["cyclic"] is cyclic
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        ExplodingDict(name=BROKEN),
+        {"name": HostileStr(BROKEN)},
+        object(),
+        BrokenIter(),
+        ["a", "list", "is", "not", "an", "item"],
+        None,
+    ],
+    ids=["dict-broken-items", "str-broken-contains", "object", "broken-iter", "list", "none"],
+)
+def test_uninspectable_items_pass_through_unchanged_and_are_counted(item: Any) -> None:
+    pipeline, stats = make_pipeline(
+        CHARSET_ITEM_ADD_FINDINGS=True,
+        CHARSET_ITEM_NORMALIZE="NFKC",
+        CHARSET_ITEM_DROP_THRESHOLD=0.0,
+    )
+    assert pipeline.process_item(item) is item
+    assert stats.get_value("charset/item/uninspectable") == 1
+    assert stats.get_value("charset/item/dropped") is None
+
+
+# -- field selection -------------------------------------------------------------------------
+def test_only_chosen_field_paths_are_inspected() -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_FIELDS=["name", "offers[].seller"])
+    pipeline.process_item(
+        {
+            "name": BROKEN,
+            "title": BROKEN,
+            "offers": [{"seller": MOJIBAKE, "city": BROKEN}],
+        }
+    )
+    pipeline.close_spider()
+    seen = {k.split("/")[3] for k in charset_stats(stats) if k.startswith("charset/item/field/")}
+    assert seen == {"name", "offers[].seller"}
+    assert stats.get_value("charset/item/replacement_chars") == 5
+
+
+def test_many_dynamic_keys_share_one_other_path() -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_MAX_FIELDS=3)
+    pipeline.process_item({f"k{i}": BROKEN for i in range(10)})
+    pipeline.close_spider()
+    paths = {k.split("/")[3] for k in charset_stats(stats) if k.startswith("charset/item/field/")}
+    assert paths == {"k0", "k1", "k2", "<other>"}
+    assert stats.get_value("charset/item/field/<other>/affected") == 7
+
+
+# -- normalization ---------------------------------------------------------------------------
+def test_normalization_is_off_by_default() -> None:
+    pipeline, _ = make_pipeline()
+    item = pipeline.process_item({"sku": "ＳＫＵ－１２３", "name": "e\u0301"})
+    assert item == {"sku": "ＳＫＵ－１２３", "name": "e\u0301"}
+
+
+def test_nfkc_on_chosen_fields_only() -> None:
+    pipeline, stats = make_pipeline(
+        CHARSET_ITEM_NORMALIZE="nfkc", CHARSET_ITEM_NORMALIZE_FIELDS=["sku", "variants[].size"]
+    )
+    item = pipeline.process_item(
+        {
+            "sku": "ＳＫＵ－１２３",
+            "name": "１２３～",
+            "variants": [{"size": "２７\uff5e２９", "label": "〜"}, {"size": "\u301c"}],
+        }
+    )
+    assert item == {
+        "sku": "SKU-123",
+        "name": "１２３～",  # not chosen
+        "variants": [{"size": "27~29", "label": "〜"}, {"size": "\u301c"}],  # WAVE DASH stays
+    }
+    assert stats.get_value("charset/item/normalized") == 2
+
+
+def test_nfc_composes_and_deduplicates_across_item_types() -> None:
+    pipeline, _ = make_pipeline(CHARSET_ITEM_NORMALIZE="NFC")
+    decomposed = unicode_nfd = "Cre\u0300me bru\u0302le\u0301e"
+    for factory in WITH_FINDINGS.values():
+        item = pipeline.process_item(_product(factory, decomposed, unicode_nfd))
+        fields = _fields(item)
+        assert fields["name"] == "Crème brûlée"
+        assert fields["offers"][0]["seller"] == "Crème brûlée"
+
+
+def test_normalization_on_a_frozen_item_is_counted_not_raised() -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_NORMALIZE="NFKC")
+    item = FrozenProduct(url="u", name="１２３", offers=[])
+    assert pipeline.process_item(item) is item
+    assert item.name == "１２３"
+    assert stats.get_value("charset/item/normalize_failed") == 1
+
+
+# -- dropping ------------------------------------------------------------------------------
+def test_drop_threshold_drops_only_items_above_it() -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_DROP_THRESHOLD=0.5)
+    kept = {"a": BROKEN, "b": CLEAN}  # 50%: not above
+    assert pipeline.process_item(kept) is kept
+    with pytest.raises(DropItem, match=r"2 of 3 text values damaged.*a, c"):
+        pipeline.process_item({"a": BROKEN, "b": CLEAN, "c": MOJIBAKE})
+    assert stats.get_value("charset/item/dropped") == 1
+    assert stats.get_value("charset/item/seen") in (None, 0, 1, 2)  # published periodically
+    pipeline.close_spider()
+    assert stats.get_value("charset/item/seen") == 2
+
+
+def test_items_are_never_dropped_by_default() -> None:
+    pipeline, _ = make_pipeline()
+    item = {"a": BROKEN, "b": MOJIBAKE}
+    assert pipeline.process_item(item) is item
+
+
+# -- settings and Scrapy wiring --------------------------------------------------------------
+def test_disabled_raises_not_configured() -> None:
+    with pytest.raises(NotConfigured):
+        make_pipeline(CHARSET_ITEM_ENABLED=False)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("CHARSET_ITEM_THRESHOLD", "lots"),
+        ("CHARSET_ITEM_THRESHOLD", 1.5),
+        ("CHARSET_ITEM_DROP_THRESHOLD", -0.1),
+        ("CHARSET_ITEM_SPIKE_WINDOW", 0),
+        ("CHARSET_ITEM_SPIKE_WINDOW", 2.5),
+        ("CHARSET_ITEM_SPIKE_FACTOR", 0.5),
+        ("CHARSET_ITEM_NORMALIZE", "NFX"),
+        ("CHARSET_ITEM_FINDINGS_FIELD", ""),
+    ],
+)
+def test_bad_settings_fail_at_start_naming_the_setting(name: str, value: Any) -> None:
+    with pytest.raises(ValueError, match=name):
+        make_pipeline(**{name: value})
+
+
+def test_threshold_can_be_switched_off() -> None:
+    pipeline, _ = make_pipeline(CHARSET_ITEM_THRESHOLD=None)
+    assert pipeline.rule.threshold is None
+
+
+def test_scrapy_item_pipeline_manager_calls_it_without_deprecation_warnings() -> None:
+    from scrapy.pipelines import ItemPipelineManager
+
+    crawler = get_crawler(
+        settings_dict={
+            "ITEM_PIPELINES": {"scrapy_charset.integration.pipeline.CharsetPipeline": 300},
+            "CHARSET_ITEM_SPIKE_WINDOW": 1,
+        }
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        manager = ItemPipelineManager.from_crawler(crawler)
+        (pipeline,) = manager.middlewares
+        assert isinstance(pipeline, CharsetPipeline)
+        pipeline.process_item({"name": BROKEN})
+    assert [w for w in caught if "spider" in str(w.message)] == []
+    assert crawler.stats.get_value("charset/item/field/name/flagged") == 1
+
+
+def test_spike_warning_names_field_and_example_url(caplog: pytest.LogCaptureFixture) -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_SPIKE_WINDOW=4, CHARSET_ITEM_URL_FIELDS=["link"])
+    with caplog.at_level(logging.WARNING, logger="scrapy_charset.integration.pipeline"):
+        for i in range(8):
+            pipeline.process_item({"link": f"https://shop.example/{i}", "name": CLEAN})
+        for i in range(8, 16):
+            pipeline.process_item({"link": f"https://shop.example/{i}", "name": BROKEN})
+        pipeline.close_spider()
+    messages = [r.getMessage() for r in caplog.records]
+    assert messages == [
+        "Damaged text spike in field 'name': 4 of 4 values (100.0%) have U+FFFD or mojibake "
+        "(above threshold; baseline 0.0%); e.g. https://shop.example/8"
+    ]
+    assert stats.get_value("charset/item/flagged") == 1
+
+
+@pytest.mark.parametrize("off", [None, False, "off", "None"])
+def test_drop_threshold_off_values(off: Any) -> None:
+    pipeline, _ = make_pipeline(CHARSET_ITEM_DROP_THRESHOLD=off, CHARSET_ITEM_THRESHOLD=off)
+    assert pipeline.config.drop_threshold is None and pipeline.rule.threshold is None
+    item = {"a": BROKEN}
+    assert pipeline.process_item(item) is item
