@@ -2,10 +2,11 @@
 
 Chromium tokenizes the start of the document (read as windows-1252) and honours the first
 ``<meta>`` charset it meets until it has left ``<head>`` — met a tag not allowed there — *and*
-consumed 1,024 bytes (measured in Chromium: a ``<meta>`` after 200 KB of ``<script>`` in
-``<head>`` counts, one 1,500 bytes into ``<body>`` does not, nor one inside ``<script>``). Tags in ``<script>``, ``<style>``, ``<title>`` and the other raw-text
-elements are not tags, and comments hide what they contain. Every step here jumps with a
-compiled pattern or ``find`` and consumes at least one byte, so the scan is linear.
+consumed 1,024 bytes. Measured in Chromium: a ``<meta>`` after 200 KB of ``<script>`` in
+``<head>`` counts, one 1,500 bytes into ``<body>`` does not. Tags inside ``<script>``,
+``<style>``, ``<title>`` and the other raw-text elements are not tags, and comments hide what
+they contain. Every step jumps with a compiled pattern or ``find`` and consumes at least one
+byte, so the scan is linear.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ _COMMENT_END = re.compile(rb"--!?>")
 class _Tag:
     name: bytes
     end_tag: bool
-    attributes: dict[bytes, bytes]
+    attributes: list[tuple[bytes, bytes]]
 
 
 def _read_tag(data: bytes, position: int, end_tag: bool) -> tuple[_Tag, int] | None:
@@ -48,7 +49,7 @@ def _read_tag(data: bytes, position: int, end_tag: bool) -> tuple[_Tag, int] | N
     name_end = _TAG_NAME.match(data, position).end()  # type: ignore[union-attr]
     name = data[position:name_end].lower()
     position = name_end
-    attributes: dict[bytes, bytes] = {}
+    attributes: list[tuple[bytes, bytes]] = []
     while True:
         position = _BEFORE_ATTRIBUTE.match(data, position).end()  # type: ignore[union-attr]
         if position >= length:
@@ -75,25 +76,36 @@ def _read_tag(data: bytes, position: int, end_tag: bool) -> tuple[_Tag, int] | N
                 value_end = _UNQUOTED_VALUE.match(data, position).end()  # type: ignore[union-attr]
                 value = data[position:value_end]
                 position = value_end
-        # The tokenizer drops a repeated attribute; the first one counts.
-        attributes.setdefault(attr_name, value)
+        # Repeated attributes are kept: Chromium's meta reading lets the last one win.
+        attributes.append((attr_name, value))
 
 
-def _meta_charset(attributes: dict[bytes, bytes], end: int) -> MetaDeclaration | None:
-    """A ``<meta>``'s charset as Chromium reads it (measured: as the prescan does): a
-    ``charset`` attribute wins, even with an unknown label; else a ``content`` charset counts
-    with ``http-equiv=content-type``."""
-    if b"charset" in attributes:
-        label = attributes[b"charset"].decode("latin-1")
-        return MetaDeclaration(label, _prescan_substitute(lookup(label)), end)
-    content = attributes.get(b"content")
-    if content is None or attributes.get(b"http-equiv", b"").lower() != b"content-type":
+def _meta_charset(
+    attributes: list[tuple[bytes, bytes]], start: int, end: int
+) -> MetaDeclaration | None:
+    """A ``<meta>``'s charset as Chromium reads it (measured): a ``charset`` attribute wins
+    over ``content`` in either order, even with an unknown label; a ``content`` charset counts
+    when any ``http-equiv`` is ``content-type``; of repeated attributes the last one counts."""
+    charset: bytes | None = None
+    content: bytes | None = None
+    got_pragma = False
+    for name, value in attributes:
+        if name == b"http-equiv":
+            got_pragma = got_pragma or value.lower() == b"content-type"
+        elif name == b"charset":
+            charset = value
+        elif name == b"content":
+            content = value
+    if charset is not None:
+        label = charset.decode("latin-1")
+        return MetaDeclaration(label, _prescan_substitute(lookup(label)), end, start)
+    if content is None or not got_pragma:
         return None
     extracted = extract_encoding_from_meta(content)
     if extracted is None:
         return None
     label, encoding = extracted
-    return MetaDeclaration(label, _prescan_substitute(encoding), end)
+    return MetaDeclaration(label, _prescan_substitute(encoding), end, start)
 
 
 @cache
@@ -132,7 +144,7 @@ def scan_meta_like_chromium(
                 break
             tag, position = read
             if not end_tag and tag.name == b"meta":
-                declaration = _meta_charset(tag.attributes, position)
+                declaration = _meta_charset(tag.attributes, lt, position)
                 if declaration is not None:
                     if declaration.encoding is not None:
                         return declaration, ignored

@@ -34,11 +34,12 @@ class _OutOfBytes(Exception):
 class MetaDeclaration:
     """A charset a ``<meta>`` declared: ``label`` as written, ``encoding`` after the prescan's
     UTF-16 → UTF-8 and x-user-defined → windows-1252 substitutions (``None`` if unknown).
-    ``end`` is the offset just past the ``<meta>`` tag."""
+    ``end`` is the offset just past the ``<meta>`` tag, ``start`` that of its ``<``."""
 
     label: str
     encoding: Encoding | None
     end: int
+    start: int = 0
 
 
 def _isomorphic_decode(data: bytes) -> str:
@@ -144,7 +145,9 @@ def extract_encoding_from_meta(content: bytes) -> tuple[str, Encoding | None] | 
     return text, lookup(text)
 
 
-def _meta_declaration(data: bytes, position: int) -> tuple[MetaDeclaration | None, int]:
+def _meta_declaration(
+    data: bytes, position: int, start: int
+) -> tuple[MetaDeclaration | None, int]:
     """The ``<meta`` branch of the prescan loop from the byte after ``<meta``.
 
     Returns the tag's declaration (``None`` if it declares nothing) and the position of its
@@ -179,7 +182,7 @@ def _meta_declaration(data: bytes, position: int) -> tuple[MetaDeclaration | Non
     if need_pragma is None or charset is None or (need_pragma and not got_pragma):
         return None, position
     label, encoding = charset
-    return MetaDeclaration(label, _prescan_substitute(encoding), position + 1), position
+    return MetaDeclaration(label, _prescan_substitute(encoding), position + 1, start), position
 
 
 def _is_meta_start(data: bytes, position: int) -> bool:
@@ -212,7 +215,7 @@ def iter_meta_declarations(data: bytes, start: int = 0) -> Iterator[MetaDeclarat
                 position = close + 3
                 continue
             if _is_meta_start(data, position):
-                declaration, position = _meta_declaration(data, position + 5)
+                declaration, position = _meta_declaration(data, position + 5, position)
                 if declaration is not None:
                     yield declaration
             elif _TAG_START.match(data, position):

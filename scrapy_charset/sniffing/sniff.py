@@ -20,7 +20,12 @@ from .content_type import charset_from_content_type
 from .decision import Decision, Declaration, Source
 from .detect import DEFAULT_DETECTOR, Detector, fast_path
 from .late_meta import scan_meta_like_chromium
-from .prescan import PRESCAN_LIMIT, get_xml_encoding, iter_meta_declarations, utf16_xml_declaration
+from .prescan import (
+    PRESCAN_LIMIT,
+    get_xml_encoding,
+    iter_meta_declarations,
+    utf16_xml_declaration,
+)
 from .tld import tld_default, tld_of
 
 _BOMS: tuple[tuple[bytes, Encoding], ...] = (
@@ -28,6 +33,10 @@ _BOMS: tuple[tuple[bytes, Encoding], ...] = (
     (b"\xfe\xff", UTF_16BE),
     (b"\xff\xfe", UTF_16LE),
 )
+
+
+# Stands for the label of a UTF-16 XML declaration, which has none that can be read.
+_UTF16_XML = "<?x"
 
 
 def _bom_sniff(data: bytes) -> Encoding | None:
@@ -65,10 +74,22 @@ def _document_declarations(data: bytes) -> list[Declaration]:
     found: list[Declaration] = []
     utf16 = utf16_xml_declaration(head)
     if utf16 is not None:
-        return [Declaration(Source.XML_DECLARATION, "<?x", utf16)]
-    for meta in iter_meta_declarations(head):
-        found.append(Declaration(Source.META, meta.label, meta.encoding))
-        if meta.encoding is not None:
+        return [Declaration(Source.XML_DECLARATION, _UTF16_XML, utf16)]
+    # Chromium's scanner decides (it differs from the spec's prescan on repeated attributes
+    # and on <meta> inside raw-text elements); it runs on until it leaves <head>.
+    meta, ignored = scan_meta_like_chromium(data)
+    for declaration in (*ignored, meta):
+        if declaration is not None:
+            late = declaration.start >= PRESCAN_LIMIT
+            source = Source.LATE_META if late else Source.META
+            found.append(Declaration(source, declaration.label, declaration.encoding))
+    if meta is not None:
+        return found
+    # The spec's prescan of the first 1,024 bytes also sees a <meta> in raw text, such as one
+    # a script writes (html5lib-tests); Chromium's scanner does not.
+    for prescanned in iter_meta_declarations(head):
+        if prescanned.encoding is not None:
+            found.append(Declaration(Source.META, prescanned.label, prescanned.encoding))
             return found
     # Chromium reads the XML declaration up to its ">", even past the first 1,024 bytes.
     xml = get_xml_encoding(data)
@@ -114,7 +135,8 @@ def sniff(
         if header_declaration is not None and source is not Source.HEADER:
             others.append(header_declaration)
         if encoding not in (UTF_16LE, UTF_16BE) or source is not Source.BOM:
-            others.extend(_document_declarations(data))
+            # Only the first 1,024 bytes: a certain decision never waits for a late <meta>.
+            others.extend(_document_declarations(head))
         return Decision(encoding, source, label, _lost(others, encoding), confident=True)
 
     if forced is not None:
@@ -132,12 +154,11 @@ def sniff(
             return certain(header_declaration.encoding, Source.HEADER, header_declaration.label)
         losers.append(header_declaration)
 
-    return _tentative(data, head, losers, url=url, detector=detector, tld_hint=tld_hint)
+    return _tentative(data, losers, url=url, detector=detector, tld_hint=tld_hint)
 
 
 def _tentative(
     data: bytes,
-    head: bytes,
     losers: list[Declaration],
     *,
     url: str | None,
@@ -149,39 +170,14 @@ def _tentative(
     def decide(encoding: Encoding, source: Source, label: str | None = None) -> Decision:
         return Decision(encoding, source, label, _lost(losers, encoding), confident=False)
 
-    # The prescan: a UTF-16 XML declaration, the first <meta> charset, else <?xml encoding>.
-    declarations = _document_declarations(data)
-    xml_declaration: Declaration | None = None
-    for declaration in declarations:
+    # In-document declarations: a UTF-16 XML declaration, the first <meta> charset Chromium's
+    # scanner honours (unknown labels before it lose), else the XML declaration.
+    for declaration in _document_declarations(data):
         if declaration.encoding is None:
             losers.append(declaration)
-        elif declaration.source is Source.META:
-            return decide(declaration.encoding, Source.META, declaration.label)
         else:
-            xml_declaration = declaration
-    if xml_declaration is not None and xml_declaration.label == "<?x":
-        assert xml_declaration.encoding is not None
-        return decide(xml_declaration.encoding, Source.XML_DECLARATION, None)
-
-    # Chromium keeps looking for <meta> while in <head> (and through the first 1,024 bytes).
-    late, ignored = scan_meta_like_chromium(data)
-    if late is not None and late.encoding is not None:
-        source = Source.META if late.end <= PRESCAN_LIMIT else Source.LATE_META
-        losers.extend(
-            Declaration(Source.LATE_META, m.label, None)
-            for m in ignored
-            if m.end > PRESCAN_LIMIT
-        )
-        if xml_declaration is not None:
-            losers.append(xml_declaration)
-        return decide(late.encoding, source, late.label)
-    losers.extend(
-        Declaration(Source.LATE_META, m.label, None) for m in ignored if m.end > PRESCAN_LIMIT
-    )
-
-    if xml_declaration is not None:
-        assert xml_declaration.encoding is not None
-        return decide(xml_declaration.encoding, Source.XML_DECLARATION, xml_declaration.label)
+            label = None if declaration.label == _UTF16_XML else declaration.label
+            return decide(declaration.encoding, declaration.source, label)
 
     settled, quick = fast_path(data)
     if quick is UTF_8:
