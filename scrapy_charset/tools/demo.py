@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 import time
 import unicodedata
 from collections.abc import Iterator, Sequence
@@ -190,11 +191,11 @@ def render_table(pages: Sequence[DemoPage], stock: CrawlOutcome, plugin: CrawlOu
 def render_garbled(pages: Sequence[DemoPage], outcome: CrawlOutcome) -> str:
     garbled = outcome.garbled(pages)
     right = len(pages) - len(garbled)
-    names = ", ".join(page.slug for page in garbled) or "none"
-    lines = [f"{outcome.name}: {right} of {len(pages)} pages right; garbled: {names}"]
+    verdict = f"{outcome.name} read {right} of {len(pages)} pages as a browser does"
+    lines = [f"{verdict}; garbled {len(garbled)}:" if garbled else f"{verdict}."]
     for page in garbled:
         read = outcome.reads.get(page.path)
-        lines.append(f"    {page.slug}")
+        lines.append(fit(f"    {page.slug}: {page.summary}", WIDTH).rstrip())
         lines.append(f"        browser shows  {printable(page.expected)}")
         if read is None:
             lines.append("        got            (page not crawled)")
@@ -205,10 +206,17 @@ def render_garbled(pages: Sequence[DemoPage], outcome: CrawlOutcome) -> str:
 
 
 def render_stats(outcome: CrawlOutcome) -> str:
-    keys = sorted(key for key in outcome.stats if key.startswith("charset/"))
+    """The ``charset/...`` stats, two to a line."""
+    cells = [
+        f"{key}: {outcome.stats[key]}"
+        for key in sorted(outcome.stats)
+        if key.startswith("charset/")
+    ]
     lines = [f"{outcome.name} stats (charset/...):"]
-    lines += [f"    {key}: {outcome.stats[key]}" for key in keys] or ["    (none)"]
-    return "\n".join(lines)
+    half = (len(cells) + 1) // 2
+    for left, right in zip(cells[:half], cells[half:] + [""], strict=True):
+        lines.append((" " * INDENT + fit(left, COLUMN) + right).rstrip())
+    return "\n".join(lines if cells else [*lines, "    (none)"])
 
 
 def render_report(
@@ -222,11 +230,11 @@ def render_report(
 
     from .. import __version__
 
-    intro = (
+    intro = textwrap.fill(
         f"{len(pages)} pages served at {site_url}/, crawled by stock Scrapy {scrapy.__version__} "
-        f"and by Scrapy with scrapy-charset {__version__} in {seconds:.1f} s.\n"
-        "Each page shows the same text in its <title> and <p>; ✓ means it matches what a browser "
-        "shows."
+        f"and by Scrapy with scrapy-charset {__version__} in {seconds:.1f} s. Each page holds "
+        "the same text in its <title> and <p>; ✓ means a crawl read both as a browser shows them.",
+        WIDTH,
     )
     return "\n\n".join(
         [

@@ -27,7 +27,9 @@ class DemoPage:
     """One page of the demo site.
 
     ``content_type`` is the Content-Type header sent (``None``: no header at all);
-    ``expected`` is the text a browser shows in the page's ``<title>`` and ``<p id="s">``.
+    ``expected`` is the text a browser shows in the page's ``<title>`` and ``<p id="s">``,
+    ``encoding`` the WHATWG name of the encoding it reads the page with (``document.characterSet``)
+    and ``rule`` the step of the HTML Standard's sniffing that chose it (a ``Source`` value).
     """
 
     slug: str
@@ -35,6 +37,8 @@ class DemoPage:
     content_type: str | None
     body: bytes
     expected: str
+    encoding: str
+    rule: str
 
     @property
     def path(self) -> str:
@@ -68,6 +72,8 @@ def _page(
     text: str,
     codec: str,
     *,
+    encoding: str,
+    rule: str,
     head: str = "",
     filler: str = "",
     lang: str = "en",
@@ -77,7 +83,8 @@ def _page(
 ) -> DemoPage:
     markup = prolog + _html(text, head=head, filler=filler, lang=lang)
     body = encode_windows_1252(markup) if codec == "windows-1252" else markup.encode(codec)
-    return DemoPage(slug, summary, content_type, bom + body, text if expected is None else expected)
+    shown = text if expected is None else expected
+    return DemoPage(slug, summary, content_type, bom + body, shown, encoding, rule)
 
 
 # Enough ordinary Japanese prose for an encoding detector to recognise Shift_JIS.
@@ -113,6 +120,8 @@ def _build_pages() -> tuple[DemoPage, ...]:
             "text/html",
             "Café 価格 ¥1,200",
             "utf-8",
+            encoding="UTF-8",
+            rule="meta",
             head='<meta charset="utf-8">\n',
         ),
         _page(
@@ -121,6 +130,8 @@ def _build_pages() -> tuple[DemoPage, ...]:
             "text/html; charset=Shift_JIS",
             "JRA日本中央競馬会 1,000～2,000",
             "cp932",
+            encoding="Shift_JIS",
+            rule="header",
             lang="ja",
         ),
         _page(
@@ -129,6 +140,8 @@ def _build_pages() -> tuple[DemoPage, ...]:
             "text/html; charset=gb2312",
             "朱镕基 喆 堃 — 价格",
             "gbk",
+            encoding="GBK",
+            rule="header",
             lang="zh",
         ),
         _page(
@@ -137,6 +150,8 @@ def _build_pages() -> tuple[DemoPage, ...]:
             "text/html; charset=euc-kr",
             "똠방각하 쓩 햏",
             "cp949",
+            encoding="EUC-KR",
+            rule="header",
             lang="ko",
         ),
         _page(
@@ -145,6 +160,8 @@ def _build_pages() -> tuple[DemoPage, ...]:
             "text/html; charset=ISO-8859-1",
             "Prix : 25 € – «café»",
             "windows-1252",
+            encoding="windows-1252",
+            rule="header",
             lang="fr",
         ),
         _page(
@@ -153,6 +170,8 @@ def _build_pages() -> tuple[DemoPage, ...]:
             "text/html; charset=windows-1252",
             "Größe \x81 Maß \x8d",
             "windows-1252",
+            encoding="windows-1252",
+            rule="header",
             lang="de",
         ),
         _page(
@@ -161,6 +180,8 @@ def _build_pages() -> tuple[DemoPage, ...]:
             "text/html",
             "日本中央競馬会のお知らせ",
             "cp932",
+            encoding="Shift_JIS",
+            rule="detection",
             filler=_JA_PROSE * 3,
             lang="ja",
         ),
@@ -170,6 +191,8 @@ def _build_pages() -> tuple[DemoPage, ...]:
             "text/html",
             "Москва — столица",
             "windows-1251",
+            encoding="windows-1251",
+            rule="late_meta",
             head=_LONG_HEAD + '<meta charset="windows-1251">\n',
             lang="ru",
         ),
@@ -179,6 +202,8 @@ def _build_pages() -> tuple[DemoPage, ...]:
             "text/html",
             "Zażółć gęślą jaźń",
             "windows-1250",
+            encoding="windows-1250",
+            rule="late_meta",
             head=_LONG_STYLE + '<meta charset="windows-1250">\n',
             lang="pl",
         ),
@@ -188,6 +213,8 @@ def _build_pages() -> tuple[DemoPage, ...]:
             "text/html",
             "Ærøskøbing · Ålborg",
             "utf-8",
+            encoding="UTF-8",
+            rule="meta",
             head='<meta http-equiv="Content-Type" content="text/html; charset=utf-8">\n',
             prolog='<?xml version="1.0" encoding="ISO-8859-1"?>\n',
             lang="da",
@@ -198,6 +225,8 @@ def _build_pages() -> tuple[DemoPage, ...]:
             "text/html",
             "Zoë ✓ 日本語",
             "utf-8",
+            encoding="UTF-8",
+            rule="bom",
             bom=b"\xef\xbb\xbf",
         ),
         _page(
@@ -206,6 +235,8 @@ def _build_pages() -> tuple[DemoPage, ...]:
             "text/html; charset=utf-8",
             "台北 101 — 繁體",
             "utf-8",
+            encoding="UTF-8",
+            rule="header",
             head='<meta charset="big5">\n',
             lang="zh-Hant",
         ),
@@ -215,6 +246,8 @@ def _build_pages() -> tuple[DemoPage, ...]:
             "text/html",
             "Zürich – Genève",
             "utf-8",
+            encoding="UTF-8",
+            rule="meta",
             head='<meta charset="utf-16">\n',
             lang="de",
         ),
@@ -224,6 +257,8 @@ def _build_pages() -> tuple[DemoPage, ...]:
             "text/html",
             "Price: 1+AKM-",
             "ascii",
+            encoding="windows-1252",
+            rule="default",
             head='<meta charset="utf-7">\n',
         ),
     )

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import codecs
 import http.client
+import os
+import re
 import shutil
+import subprocess
+import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from scrapy_charset.sniffing import decode_html, sniff
 from scrapy_charset.tools.demo import display_width, fit, printable
 from scrapy_charset.tools.demo_site import PAGES, DemoPage, encode_windows_1252, serve
 
@@ -94,6 +100,14 @@ def test_every_page_holds_its_expected_text_in_title_and_p() -> None:
         assert "<title>" in markup and '<p id="s">' in markup, demo.slug
 
 
+def test_the_sniffing_layer_agrees_with_the_browser_record() -> None:
+    for demo in PAGES:
+        decision = sniff(demo.body, demo.content_type, url="http://127.0.0.1/")
+        assert (decision.encoding.name, decision.source.value) == (demo.encoding, demo.rule)
+        text, _ = decode_html(demo.body, demo.content_type, url="http://127.0.0.1/")
+        assert f'<p id="s">{demo.expected}</p>' in text, demo.slug
+
+
 # -- the local server ------------------------------------------------------------------------
 
 
@@ -152,7 +166,86 @@ def test_expected_text_is_what_chromium_shows() -> None:
             tab = browser.new_page()
             for demo in PAGES:
                 tab.goto(site.url(demo))
-                shown = tab.evaluate("[document.title, document.getElementById('s').textContent]")
-                assert shown == [demo.expected, demo.expected], demo.slug
+                shown = tab.evaluate(
+                    "[document.characterSet, document.title,"
+                    " document.getElementById('s').textContent]"
+                )
+                assert shown == [demo.encoding, demo.expected, demo.expected], demo.slug
         finally:
             browser.close()
+
+
+# -- the demo command, run for real ----------------------------------------------------------
+
+# Stock Scrapy reads these pages differently from a browser (observed with Scrapy 2.11-2.19):
+# Python's cp1252 has no bytes 81/8D, w3lib honours an XML declaration over <meta>, and a
+# <meta> UTF-16 is taken literally.
+STOCK_GARBLES = {"windows-1252-c1", "xml-declaration", "meta-utf-16"}
+
+
+@pytest.fixture(scope="module")
+def demo_output() -> str:
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "scrapy_charset", "demo"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        cwd=REPO,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def _verdict(output: str, side: str) -> tuple[int, set[str]]:
+    """How many pages ``side`` read right, and the slugs listed under it as garbled."""
+    pattern = rf"^{side} read (\d+) of {len(PAGES)} pages as a browser does(.*?)(?:\n\n|\Z)"
+    match = re.search(pattern, output, re.M | re.S)
+    assert match, output
+    return int(match.group(1)), set(re.findall(r"^    ([a-z0-9-]+): ", match.group(2), re.M))
+
+
+def test_demo_plugin_reads_every_page_as_the_browser(demo_output: str) -> None:
+    assert _verdict(demo_output, "scrapy-charset") == (len(PAGES), set())
+
+
+def test_demo_stock_scrapy_garbles_the_pages_it_really_garbles(demo_output: str) -> None:
+    right, garbled = _verdict(demo_output, "stock Scrapy")
+    assert STOCK_GARBLES <= garbled
+    assert right == len(PAGES) - len(garbled)
+    # What stock Scrapy showed for the C1 page is the replacement character.
+    assert "got <p>        Größe \ufffd Maß \ufffd" in demo_output
+
+
+def test_demo_prints_the_plugin_stats_per_rule(demo_output: str) -> None:
+    stats = dict(re.findall(r"(charset/source/\w+): (\d+)", demo_output))
+    expected = Counter(demo.rule for demo in PAGES)
+    expected["header"] += 1  # the index page: text/html; charset=utf-8
+    assert {key: int(value) for key, value in stats.items()} == {
+        f"charset/source/{rule}": count for rule, count in expected.items()
+    }
+
+
+def test_demo_fits_a_100_column_terminal(demo_output: str) -> None:
+    assert max(display_width(line) for line in demo_output.splitlines()) <= 100
+
+
+def test_demo_serve_mode_serves_the_site() -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "scrapy_charset", "demo", "--serve"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        base_url = re.search(r"http://127\.0\.0\.1:\d+", line)
+        assert base_url, line
+        demo = page("euc-kr-uhc")
+        assert fetch(base_url.group(), demo.path).read() == demo.body
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
