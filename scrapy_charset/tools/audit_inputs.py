@@ -297,23 +297,71 @@ def read_warc(path: Path) -> Iterator[Page]:
         yield failed(KIND_WARC, origin, f"cannot read file: {describe_error(exc)}")
         return
     with stream:
-        offset = 0
+        number = end = 0
         try:
             records = ArchiveIterator(stream, arc2warc=True)
             for record in records:
-                offset = records.get_record_offset()
-                if record.rec_type != "response" or record.http_headers is None:
-                    continue
-                page = _warc_response_page(record, f"{origin}#{offset}", supported)
-                yield page
-                if page.error is not None and page.error.startswith("truncated"):
+                number += 1
+                page = None
+                declared = record.rec_headers.get_header("Content-Length")
+                if declared is None or not declared.strip().isdigit():
+                    # Every WARC record has one; warcio reads a record cut inside its
+                    # headers as a short record without it.
+                    yield failed(
+                        KIND_WARC,
+                        f"{origin}#{number}",
+                        "truncated or not a WARC record: no Content-Length in its headers",
+                        record.rec_headers.get_header("WARC-Target-URI"),
+                    )
                     return
+                if record.rec_type == "response" and record.http_headers is not None:
+                    page = _warc_response_page(record, f"{origin}#{number}", supported)
+                    if page.error is not None and page.error.startswith("truncated"):
+                        yield page
+                        return
+                missing = _missing_bytes(record)
+                if missing:
+                    yield failed(
+                        KIND_WARC,
+                        f"{origin}#{number}",
+                        f"truncated record: {missing} bytes missing",
+                        record.rec_headers.get_header("WARC-Target-URI"),
+                    )
+                    return
+                # Read after the content: asking earlier would skip the record's content.
+                end = records.get_record_offset() + records.get_record_length()
+                if page is not None:
+                    yield page
+            tail = _unparsed_tail(stream, end)
         except Exception as exc:  # noqa: BLE001 - any parse failure is reported, never raised
             yield failed(
                 KIND_WARC,
-                f"{origin}#{offset}",
-                f"unreadable WARC after offset {offset}: {describe_error(exc)}",
+                f"{origin}#{number}",
+                f"unreadable WARC at record {number}: {describe_error(exc)}",
             )
+            return
+    if tail:
+        # warcio stops quietly at a record cut short in its headers or gzip member.
+        yield failed(
+            KIND_WARC,
+            f"{origin}#{number + 1}",
+            f"truncated record after record {number}: {tail} bytes could not be parsed",
+        )
+
+
+def _missing_bytes(record: Any) -> int:
+    """Bytes of the record's block (its WARC Content-Length) the file does not hold."""
+    stream = record.raw_stream
+    while stream.read(65536):
+        pass
+    return int(getattr(stream, "limit", 0) or 0)
+
+
+def _unparsed_tail(stream: Any, end: int) -> int:
+    """Bytes after the last complete record other than the blank lines that close it."""
+    stream.seek(end)
+    rest = stream.read()
+    return len(rest.strip(b"\r\n"))
 
 
 def _warc_response_page(record: Any, origin: str, supported: set[str]) -> Page:
@@ -334,8 +382,7 @@ def _warc_response_page(record: Any, origin: str, supported: set[str]) -> Page:
         body = record.content_stream().read()
     except Exception as exc:  # noqa: BLE001 - corrupt compressed or chunked bodies
         return failed(KIND_WARC, origin, f"truncated or corrupt record: {describe_error(exc)}", url)
-    # The record's own Content-Length tells whether the file ended inside the record.
-    left = getattr(record.raw_stream, "limit", 0)
+    left = _missing_bytes(record)
     if left:
         return failed(KIND_WARC, origin, f"truncated record: {left} bytes missing", url)
     content_types = tuple(v for k, v in http.headers if k.lower() == "content-type")
