@@ -1,0 +1,110 @@
+"""``decode_html`` against what Chromium did with the same bytes, headers and URL.
+
+Fixture: ``tests/data/chromium/documents.jsonl.gz`` (recorded by ``scripts/chromium/
+record_documents.py``; the measured rules are in ``tests/data/chromium/FINDINGS.md``).
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scrapy_charset.encoding import lookup
+from scrapy_charset.sniffing import decode_html
+
+FIXTURE = Path(__file__).parents[1] / "data" / "chromium" / "documents.jsonl.gz"
+MARKER_START = '<p id="m">'
+MARKER_END = "</p>"
+# Source text equals DOM text only without markup, references, CR and NUL.
+NOT_PLAIN_TEXT = set("<&\r\0")
+ASCII_WHITESPACE = "\t\n\x0c\r "
+
+with gzip.open(FIXTURE, "rt", encoding="utf-8") as _f:
+    BROWSER: dict[str, Any] = json.loads(_f.readline())
+    DOCUMENTS: list[dict[str, Any]] = [json.loads(line) for line in _f]
+
+# Chromium rendered these as text/plain or XML: decode_html covers HTML documents only.
+NOT_HTML = {"header-bad-type-slash", "header-two-headers-second-plain", "header-xhtml-type"}
+
+# Where Chromium's guess is wrong and the true encoding is known, the project may do better:
+# document id -> (true encoding, reason). The test then asserts the true encoding and text.
+_UNDECLARED_UTF8 = "valid UTF-8 body; Chromium never detects UTF-8 over HTTP (windows-1252)"
+EXPECTED_DISAGREEMENTS: dict[str, tuple[str, str]] = {
+    **{
+        f"undeclared-utf8-{lang}-{size}": ("UTF-8", _UNDECLARED_UTF8)
+        for lang in ("ru", "ja", "fr", "zh-hans", "el")
+        for size in ("short", "long")
+    },
+    **{
+        f"undeclared-utf8-at-{offset}": ("UTF-8", _UNDECLARED_UTF8)
+        for offset in (300, 1100, 3000, 10000, 70000)
+    },
+    "bom-utf8-after-space": ("UTF-8", "valid UTF-8 after a space; Chromium sees no BOM, no UTF-8"),
+    "undeclared-ISO-2022-JP-ja-short": ("ISO-2022-JP", "Chromium never detects ISO-2022-JP"),
+    "undeclared-ISO-2022-JP-ja-long": ("ISO-2022-JP", "Chromium never detects ISO-2022-JP"),
+    "undeclared-x-mac-cyrillic-ru-short": ("x-mac-cyrillic", "Chromium maps it to windows-1251"),
+    "undeclared-x-mac-cyrillic-ru-long": ("x-mac-cyrillic", "Chromium maps it to windows-1251"),
+    "undeclared-windows-1253-el-short": ("windows-1253", "Chromium labels it ISO-8859-7"),
+}
+
+
+def content_type_values(document: dict[str, Any]) -> list[str] | None:
+    values = [value for name, value in document["headers"] if name.lower() == "content-type"]
+    return values or None
+
+
+def marker_in_source(text: str) -> str | None:
+    start = text.find(MARKER_START)
+    if start < 0:
+        return None
+    start += len(MARKER_START)
+    end = text.find(MARKER_END, start)
+    return text[start:end] if end >= 0 else None
+
+
+def html_documents() -> list[dict[str, Any]]:
+    return [d for d in DOCUMENTS if d["id"] not in NOT_HTML]
+
+
+def test_fixture_is_complete() -> None:
+    assert BROWSER["browser"] == "Chromium" and BROWSER["lang_flag"] == "en-US"
+    assert len(DOCUMENTS) >= 400
+    assert all("error" not in d["chromium"] for d in DOCUMENTS)
+    # The documents left out are exactly those Chromium did not parse as HTML.
+    assert {d["id"] for d in DOCUMENTS if d["chromium"]["content_type"] != "text/html"} == NOT_HTML
+    for doc_id, (true_encoding, _) in EXPECTED_DISAGREEMENTS.items():
+        document = next(d for d in DOCUMENTS if d["id"] == doc_id)
+        assert document["true_encoding"] == true_encoding
+        assert lookup(document["chromium"]["charset"]) != lookup(true_encoding)
+
+
+@pytest.mark.parametrize("document", html_documents(), ids=lambda d: d["id"])
+def test_decode_html_matches_chromium(document: dict[str, Any]) -> None:
+    body = base64.b64decode(document["body_b64"])
+    text, decision = decode_html(body, content_type_values(document), url=document["url"])
+    chromium = document["chromium"]
+
+    if document["id"] in EXPECTED_DISAGREEMENTS:
+        true_encoding = EXPECTED_DISAGREEMENTS[document["id"]][0]
+        assert decision.encoding == lookup(true_encoding), document["description"]
+        assert marker_in_source(text) == document["expected_marker"]
+        return
+
+    expected = lookup(chromium["charset"])
+    assert expected is not None
+    assert decision.encoding == expected, (
+        f"{document['description']}: Chromium {expected.name}, ours {decision.encoding.name} "
+        f"({decision.source.value})"
+    )
+    marker = marker_in_source(text)
+    if chromium["marker"] is not None and marker is not None and not NOT_PLAIN_TEXT & set(marker):
+        assert marker == chromium["marker"]
+    elif chromium["text"] is not None and not NOT_PLAIN_TEXT & set(text):
+        # No markup at all (e.g. the replacement encoding's single U+FFFD): the parser
+        # drops leading whitespace before <html> and keeps the rest as text.
+        assert text.lstrip(ASCII_WHITESPACE) == chromium["text"]
