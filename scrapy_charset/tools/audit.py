@@ -82,6 +82,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="Content-Type header assumed for local files the sidecar does not list",
     )
     group.add_argument("--glob", metavar="PATTERN", help="in folders, only files matching this")
+    group.add_argument(
+        "--all-types", action="store_true",
+        help="cache and WARC inputs: also audit non-HTML and non-2xx responses (by default "
+        "they are counted as skipped)",
+    )
     group = parser.add_argument_group("audit output")
     group.add_argument(
         "--group-by", metavar="FIELD", default="tld", choices=GROUPABLE,
@@ -171,6 +176,7 @@ def make_plan(
     plan.local.sidecar = opts.sidecar
     plan.local.content_type = opts.content_type
     plan.local.glob = opts.glob
+    plan.local.all_types = opts.all_types
     return plan
 
 

@@ -42,7 +42,8 @@ class DefaultResult:
 
 @dataclass
 class Record:
-    """Everything the audit reports about one page; ``error`` set means nothing else is."""
+    """Everything the audit reports about one page; with ``error`` or ``skipped`` set, the
+    page was not decoded and the decoding fields stay ``None``."""
 
     kind: str
     origin: str
@@ -53,6 +54,7 @@ class Record:
     content_type: str | None
     bytes: int
     error: str | None = None
+    skipped: str | None = None
     encoding: str | None = None
     source: str | None = None
     label: str | None = None
@@ -68,6 +70,10 @@ class Record:
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def audited(self) -> bool:
+        return self.error is None and self.skipped is None
 
     def garbled(self, default: str) -> bool:
         result = self.defaults.get(default)
@@ -85,6 +91,7 @@ class Record:
             "content_type": self.content_type,
             "bytes": self.bytes,
             "error": self.error,
+            "skipped": self.skipped,
             "encoding": self.encoding,
             "source": self.source,
             "label": self.label,
@@ -264,8 +271,9 @@ def audit_page(
         content_type=content_type,
         bytes=len(page.body),
         error=page.error,
+        skipped=page.skipped if page.error is None else None,
     )
-    if page.error is not None:
+    if not record.audited:
         return record
     body, content_types = page.body, page.content_types
     try:

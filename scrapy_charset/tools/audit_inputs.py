@@ -41,11 +41,30 @@ class Page:
     url: str | None = None
     status: int | None = None
     error: str | None = None
-    extra: dict[str, str] = field(default_factory=dict)
+    skipped: str | None = None  # why a stored response is not an HTML page to audit
 
 
 def failed(kind: str, origin: str, error: str, url: str | None = None) -> Page:
     return Page(kind=kind, origin=origin, url=url, error=error)
+
+
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+
+
+def skip_reason(status: int | None, content_types: Sequence[str]) -> str | None:
+    """Why a stored response is not a page to audit: not a 2xx status, or not HTML.
+
+    Archives and caches also hold redirects, errors, robots.txt, images and scripts; those are
+    counted as skipped. A response without Content-Type is kept (browsers sniff it).
+    """
+    if status is not None and not 200 <= status < 300:
+        return f"HTTP status {status}"
+    if content_types:
+        # Fetch's "extract a MIME type" takes the last value that parses; the essence suffices.
+        essence = content_types[-1].split(";", 1)[0].strip().lower()
+        if essence and essence not in HTML_TYPES:
+            return f"not HTML: {essence}"
+    return None
 
 
 def describe_error(exc: BaseException) -> str:
@@ -245,7 +264,7 @@ def read_cache_meta(entry: Path, gzipped: bool = False) -> dict[str, Any]:
     raise ValueError("; ".join(problems))
 
 
-def read_cache_entry(entry: Path) -> Page:
+def read_cache_entry(entry: Path, skip_non_html: bool = True) -> Page:
     origin = str(entry)
     url: str | None = None
     try:
@@ -259,13 +278,16 @@ def read_cache_entry(entry: Path) -> Page:
         body = decode_content_encoding(body, header_values(headers, "content-encoding"))
     except (OSError, ValueError, EOFError) as exc:
         return failed(KIND_HTTPCACHE, origin, f"bad cache entry: {describe_error(exc)}", url)
+    content_types = header_values(headers, "content-type")
+    code = int(status) if isinstance(status, int) else None
     return Page(
         kind=KIND_HTTPCACHE,
         origin=origin,
         body=body,
-        content_types=header_values(headers, "content-type"),
+        content_types=content_types,
         url=url,
-        status=int(status) if isinstance(status, int) else None,
+        status=code,
+        skipped=skip_reason(code, content_types) if skip_non_html else None,
     )
 
 
@@ -276,7 +298,7 @@ def is_cache_entry(names: Iterable[str]) -> bool:
 # -- WARC -------------------------------------------------------------------------------------
 
 
-def read_warc(path: Path) -> Iterator[Page]:
+def read_warc(path: Path, skip_non_html: bool = True) -> Iterator[Page]:
     """Every HTTP ``response`` record of a WARC (or ARC) file, gzip'd or plain.
 
     A record cut short or a file that stops parsing yields one error page and ends the file.
@@ -315,7 +337,9 @@ def read_warc(path: Path) -> Iterator[Page]:
                     )
                     return
                 if record.rec_type == "response" and record.http_headers is not None:
-                    page = _warc_response_page(record, f"{origin}#{number}", supported)
+                    page = _warc_response_page(
+                        record, f"{origin}#{number}", supported, skip_non_html
+                    )
                     if page.error is not None and page.error.startswith("truncated"):
                         yield page
                         return
@@ -364,7 +388,9 @@ def _unparsed_tail(stream: Any, end: int) -> int:
     return len(rest.strip(b"\r\n"))
 
 
-def _warc_response_page(record: Any, origin: str, supported: set[str]) -> Page:
+def _warc_response_page(
+    record: Any, origin: str, supported: set[str], skip_non_html: bool
+) -> Page:
     url = record.rec_headers.get_header("WARC-Target-URI")
     http = record.http_headers
     status_text = http.get_statuscode()
@@ -393,6 +419,7 @@ def _warc_response_page(record: Any, origin: str, supported: set[str]) -> Page:
         content_types=content_types,
         url=url,
         status=status,
+        skipped=skip_reason(status, content_types) if skip_non_html else None,
     )
 
 
@@ -411,6 +438,7 @@ class LocalInputs:
     sidecar: Path | None = None
     content_type: str | None = None
     glob: str | None = None  # only files whose name matches (cache entries and WARCs excepted)
+    all_types: bool = False  # also audit stored non-HTML and non-2xx responses
 
 
 def iter_local_pages(inputs: LocalInputs) -> Iterator[Page]:
@@ -439,9 +467,9 @@ def _iter_path(
     if path.is_dir():
         yield from _walk(path, inputs, sidecar, skip, seen)
     elif is_warc_path(path):
-        yield from read_warc(path)
+        yield from read_warc(path, not inputs.all_types)
     elif path.name in CACHE_ENTRY_FILES and path.parent.is_dir():
-        yield read_cache_entry(path.parent)
+        yield read_cache_entry(path.parent, not inputs.all_types)
     else:
         resolved = path.resolve()
         seen.add(resolved)
@@ -463,14 +491,14 @@ def _walk(
         here = Path(folder)
         if is_cache_entry(files):
             dirs[:] = []  # an entry's folder holds nothing else to audit
-            yield read_cache_entry(here)
+            yield read_cache_entry(here, not inputs.all_types)
             continue
         for name in sorted(files):
             if name.startswith("."):
                 continue
             path = here / name
             if is_warc_path(path):
-                yield from read_warc(path)
+                yield from read_warc(path, not inputs.all_types)
                 continue
             resolved = path.resolve()
             if resolved in skip or resolved in seen:

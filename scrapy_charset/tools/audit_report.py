@@ -29,6 +29,7 @@ GROUPABLE: tuple[str, ...] = (
     "bom",
     "not_utf8",
     "error",
+    "skipped",
     *(f"{name}_{part}" for name in DEFAULTS for part in ("encoding", "same")),
 )
 FORMATS = ("table", "jsonl", "csv")
@@ -39,8 +40,9 @@ ANY = "any"
 class Counts:
     """One row of the study's table."""
 
-    pages: int = 0  # pages audited (errors excluded)
+    pages: int = 0  # pages audited (errors and skipped responses excluded)
     errors: int = 0
+    skipped: int = 0
     not_utf8: int = 0
     late_meta: int = 0
     conflict: int = 0
@@ -50,6 +52,9 @@ class Counts:
     def add(self, record: Record, defaults: Sequence[str]) -> None:
         if not record.ok:
             self.errors += 1
+            return
+        if record.skipped is not None:
+            self.skipped += 1
             return
         self.pages += 1
         self.not_utf8 += bool(record.not_utf8)
@@ -70,6 +75,7 @@ class Counts:
         data: dict[str, Any] = {
             "pages": self.pages,
             "errors": self.errors,
+            "skipped": self.skipped,
             "not_utf8": self.not_utf8,
             "late_meta": self.late_meta,
             "conflict": self.conflict,
@@ -128,6 +134,7 @@ def render_table(summary: Summary) -> str:
         summary.group_by,
         "pages",
         "errors",
+        "skipped",
         "not UTF-8",
         *(DEFAULT_TITLES[name] for name in summary.defaults),
         "late meta",
@@ -141,6 +148,7 @@ def render_table(summary: Summary) -> str:
                 key,
                 str(counts.pages),
                 str(counts.errors),
+                str(counts.skipped),
                 _count_with_share(counts.not_utf8, counts.pages),
                 *(_count_with_share(counts.garbled[n], counts.pages) for n in summary.defaults),
                 str(counts.late_meta),

@@ -383,14 +383,15 @@ def test_summary_of_the_mix_in_every_format(tmp_path: Path) -> None:
     table = run_audit("--sidecar", str(sidecar))
     assert table.status == 0
     lines = table.out.splitlines()
-    assert lines[0].split()[:4] == ["tld", "pages", "errors", "not"]
+    assert lines[0].split()[:5] == ["tld", "pages", "errors", "skipped", "not"]
     total = next(line for line in lines if line.startswith("total")).split()
-    # total  11  0  4 (36%)  8 (73%)  1 (9%)  5 (45%)  1  1  1
+    # total  11  0  0  4 (36%)  8 (73%)  1 (9%)  5 (45%)  1  1  1
     assert total == [
-        "total", "11", "0", "4", "(36%)", "8", "(73%)", "1", "(9%)", "5", "(45%)", "1", "1", "1"
+        "total", "11", "0", "0", "4", "(36%)", "8", "(73%)", "1", "(9%)", "5", "(45%)",
+        "1", "1", "1",
     ]
     jp = next(line for line in lines if line.startswith("jp ")).split()
-    assert jp[:4] == ["jp", "2", "0", "2"]
+    assert jp[:5] == ["jp", "2", "0", "0", "2"]
     # The first garbled pages are shown with the text around the first difference.
     assert "first pages scrapy garbles:" in table.out
     assert "docs.example.com/com/meta-utf16" in table.out

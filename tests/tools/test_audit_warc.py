@@ -139,3 +139,34 @@ def test_unreadable_and_unsupported_inputs(tmp_path: Path) -> None:
     assert "cannot read file" in errors["missing.warc.gz"]
     assert "unsupported Content-Encoding 'compress'" in errors["odd.warc"]
     assert "no page could be audited" in result.err
+
+
+def test_redirects_and_non_html_are_counted_as_skipped(tmp_path: Path) -> None:
+    warc = tmp_path / "mixed.warc.gz"
+    write_mix_warc(warc, gzipped=True)
+    buffer = io.BytesIO()
+    writer = WARCWriter(buffer, gzip=True)
+    extra = [
+        ("301 Moved Permanently", [("Location", "/"), ("Content-Type", "text/html")],
+         b"<a href=/>moved</a>"),
+        ("200 OK", [("Content-Type", "image/png")], b"\x89PNG\r\n\x1a\n\x00\x00"),
+        ("200 OK", [("Content-Type", "text/plain")], b"User-agent: *\nDisallow:\n"),
+    ]
+    for number, (status, headers, body) in enumerate(extra):
+        http = StatusAndHeaders(status, headers, protocol="HTTP/1.1")
+        writer.write_record(writer.create_warc_record(
+            f"http://www.example.de/extra{number}", "response", payload=io.BytesIO(body),
+            http_headers=http, length=len(body),
+        ))
+    with warc.open("ab") as fh:
+        fh.write(buffer.getvalue())
+    result = run_audit(str(warc), "--format", "jsonl")
+    assert result.status == 0
+    assert_mix_summary(result.summary())
+    total = next(r for r in result.jsonl() if r["type"] == "summary" and r["group"] == "total")
+    assert total["skipped"] == 3
+    skipped = sorted(str(r["skipped"]) for r in result.pages() if r["skipped"])
+    assert skipped == ["HTTP status 301", "not HTML: image/png", "not HTML: text/plain"]
+    everything = run_audit(str(warc), "--format", "jsonl", "--all-types")
+    total = next(r for r in everything.jsonl() if r["type"] == "summary" and r["group"] == "total")
+    assert (total["pages"], total["skipped"]) == (len(MIX) + 3, 0)
