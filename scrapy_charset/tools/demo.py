@@ -205,18 +205,26 @@ def render_garbled(pages: Sequence[DemoPage], outcome: CrawlOutcome) -> str:
     return "\n".join(lines)
 
 
+def _stat_value(value: Any) -> str:
+    return f"{value:.3g}" if isinstance(value, float) else str(value)
+
+
 def render_stats(outcome: CrawlOutcome) -> str:
-    """The ``charset/...`` stats, two to a line."""
+    """The ``charset/...`` stats, two to a line when they fit."""
     cells = [
-        f"{key}: {outcome.stats[key]}"
+        f"{key}: {_stat_value(outcome.stats[key])}"
         for key in sorted(outcome.stats)
         if key.startswith("charset/")
     ]
     lines = [f"{outcome.name} stats (charset/...):"]
+    if not cells:
+        return "\n".join([*lines, "    (none)"])
+    if max(map(display_width, cells)) >= COLUMN:
+        return "\n".join(lines + [" " * INDENT + cell for cell in cells])
     half = (len(cells) + 1) // 2
     for left, right in zip(cells[:half], cells[half:] + [""], strict=True):
         lines.append((" " * INDENT + fit(left, COLUMN) + right).rstrip())
-    return "\n".join(lines if cells else [*lines, "    (none)"])
+    return "\n".join(lines)
 
 
 def render_report(
