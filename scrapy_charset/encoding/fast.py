@@ -17,7 +17,8 @@ import re
 from functools import cache
 from typing import Protocol
 
-from . import reference
+from . import cjk, reference
+from .cjk import SAFE_BYTE_PATTERNS
 from .labels import Encoding
 from .tables.single_byte_data import SINGLE_BYTE
 
@@ -50,8 +51,6 @@ def decode_without_bom(data: bytes, encoding: Encoding) -> str:
         return "\ufffd" if data else ""
     if name in SINGLE_BYTE or name == "x-user-defined":
         return _decode_charmap(data, name)
-    from . import cjk
-
     return cjk.decode(data, encoding)
 
 
@@ -99,20 +98,6 @@ class _HoldBack:
         return decode_without_bom(data[:cut], self._encoding)
 
 
-class _Reference:
-    """The spec-literal decoder run on a stream (used for ISO-2022-JP)."""
-
-    def __init__(self, encoding: Encoding) -> None:
-        self._decoder = reference.new_decoder(encoding)
-        self._queue = reference.IOQueue(b"", ended=False)
-
-    def decode(self, data: bytes, final: bool) -> str:
-        self._queue.push(data, ended=final)
-        output: list[str] = []
-        reference.process_queue(self._decoder, self._queue, output)
-        return "".join(output)
-
-
 def stream_decoder(encoding: Encoding) -> StreamDecoder:
     """A new streaming decoder for ``encoding``."""
     name = encoding.name
@@ -121,7 +106,9 @@ def stream_decoder(encoding: Encoding) -> StreamDecoder:
     if name in SINGLE_BYTE or name == "x-user-defined":
         return _Stateless(encoding)
     if name == "ISO-2022-JP":
-        return _Reference(encoding)
+        from .cjk import ISO2022JPStream
+
+        return ISO2022JPStream()
     return _HoldBack(encoding)
 
 
@@ -129,12 +116,7 @@ def stream_decoder(encoding: Encoding) -> StreamDecoder:
 # lowest trail byte is either a character of its own or ends an error (the spec restores it
 # and then reads it as ASCII).
 _SAFE_BYTES: dict[str, re.Pattern[bytes]] = {
-    "Shift_JIS": re.compile(rb"[\x00-\x3f]"),
-    "Big5": re.compile(rb"[\x00-\x3f]"),
-    "EUC-KR": re.compile(rb"[\x00-\x40]"),
-    "GBK": re.compile(rb"[\x00-\x2f]"),
-    "gb18030": re.compile(rb"[\x00-\x2f]"),
-    "EUC-JP": re.compile(rb"[\x00-\x7f]"),
+    name: re.compile(pattern) for name, pattern in SAFE_BYTE_PATTERNS.items()
 }
 _TAIL = 4096
 # Without any safe byte, find a boundary with the reference decoder once this much is pending.

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import sys
 import unicodedata
+from functools import cache
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -145,6 +146,40 @@ def render_gb18030_ranges(source: Path = WHATWG) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_fast_cjk() -> str:
+    """Where CPython's CJK codecs differ from the spec: see ``derive_fast``.
+
+    Needs the index modules above to be current (the spec-literal decoders read them).
+    """
+    from .derive_fast import C_CODECS, derive
+
+    lines = [HEADER, "# Derived by sweeping CPython's CJK codecs against the spec's decoders.", ""]
+    lines.append("# name -> (C codec, {codec char: spec text}, {suspect char: byte sequences})")
+    lines.append(
+        "FAST_CJK: dict[str, tuple[str, dict[str, str], dict[str, tuple[bytes, ...]]]] = {"
+    )
+    derived: dict[str, tuple[dict[str, str], dict[str, tuple[bytes, ...]]]] = {}
+    for name, codec in C_CODECS.items():
+        key = "gb18030" if name == "GBK" else name  # one decoder, one codec
+        if key not in derived:
+            derived[key] = derive(key)
+        fixes, suspects = derived[key]
+        lines.append(f"    {name!r}: (")
+        lines.append(f"        {codec!r},")
+        lines.append("        {")
+        for char, text in fixes.items():
+            lines.append(f"            {ascii(char)}: {ascii(text)},")
+        lines.append("        },")
+        lines.append("        {")
+        for char, seqs in suspects.items():
+            lines.append(f"            {ascii(char)}: {seqs!r},")
+        lines.append("        },")
+        lines.append("    ),")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+@cache
 def outputs(source: Path = WHATWG) -> dict[str, str]:
     """File name -> content of every generated module."""
     result = {"labels_data.py": render_labels(source)}
@@ -152,6 +187,7 @@ def outputs(source: Path = WHATWG) -> dict[str, str]:
     result["gb18030_ranges_data.py"] = render_gb18030_ranges(source)
     for module, filename in MULTI_BYTE_INDEXES.items():
         result[module] = render_index(filename, source)
+    result["fast_cjk_data.py"] = render_fast_cjk()
     return result
 
 
