@@ -51,6 +51,10 @@ DESCRIPTION = (
 )
 
 
+# As ``scrapy charset-audit`` sets them (AuditCommand.default_settings).
+COMMAND_SETTINGS: dict[str, Any] = {"LOG_LEVEL": "WARNING"}
+
+
 class UsageProblem(Exception):
     """Bad command-line use: reported with exit status 2."""
 
@@ -363,6 +367,7 @@ def settings_with_overrides(pairs: Sequence[str]) -> Callable[[], Settings]:
         from scrapy.utils.project import get_project_settings
 
         settings = get_project_settings()
+        settings.setdict(COMMAND_SETTINGS, priority="command")
         for pair in pairs:
             name, _, value = pair.partition("=")
             settings.set(name, value, priority="cmdline")

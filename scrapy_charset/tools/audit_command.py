@@ -15,7 +15,9 @@ class AuditCommand(ScrapyCommand):
     requires_project = False
     # A reactor is started only when there are URLs to crawl (see audit_crawl).
     requires_crawler_process = False
-    default_settings: ClassVar[dict[str, Any]] = {"LOG_LEVEL": "INFO"}
+    # Crawl logs stay quiet so the table (and progress line) stand out; a project's own
+    # LOG_LEVEL or -L still wins.
+    default_settings: ClassVar[dict[str, Any]] = dict(audit.COMMAND_SETTINGS)
 
     def syntax(self) -> str:
         return "[options] INPUT ..."
