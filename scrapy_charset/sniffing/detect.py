@@ -14,6 +14,7 @@ import re
 from typing import Protocol, runtime_checkable
 
 from ..encoding import UTF_8, Encoding, get_encoding, lookup
+from .tld import tld_default
 
 # How much of the body a detector looks at, and how much page text it is given.
 PREFIX_BYTES = 64 * 1024
@@ -35,7 +36,8 @@ _PYTHON_CODEC_TO_WHATWG: dict[str, str] = {
     "cp866": "IBM866",
     "gb2312": "GBK",
     "gbk": "GBK",
-    "gb18030": "gb18030",
+    # Chromium reports GBK for GB18030 text; the two decoders are the same.
+    "gb18030": "GBK",
     "big5": "Big5",
     "big5hkscs": "Big5",
     "cp950": "Big5",
@@ -58,9 +60,31 @@ _PYTHON_CODEC_TO_WHATWG: dict[str, str] = {
 
 # ISO-2022-JP is 7-bit: its escape sequences (ESC $ @, ESC $ B, ESC ( J) mark it.
 _ISO_2022_JP_ESCAPE = re.compile(rb"\x1b(?:\$[@B]|\(J)")
-# A run of text from a non-ASCII byte to the next "<" or ">". Matches start only at a byte
-# >= 0x80 and stop at bytes below 0x40, so the scan is linear and never splits a character.
-_NON_ASCII_RUN = re.compile(rb"[\x80-\xff][^<>]*")
+# A text node (between ">" and "<") holding a non-ASCII byte. Matches start at ">" and stop at
+# "<" or ">", bytes below 0x40 that are never part of a legacy multi-byte character, and each
+# node is scanned a bounded number of times, so the search is linear.
+_TEXT_NODE = re.compile(rb">([^<>]*[\x80-\xff][^<>]*)")
+_HIGH_RUN = re.compile(rb"[\x80-\xff]+")
+_FIRST_NON_ASCII = re.compile(rb"[\x80-\xff]")
+# Legacy multi-byte encodings, tried for strict validity when statistics give no answer.
+_MULTI_BYTE = (
+    ("cp932", "Shift_JIS"),
+    ("euc_jp", "EUC-JP"),
+    ("cp949", "EUC-KR"),
+    ("big5", "Big5"),
+    ("gbk", "GBK"),
+)
+_MULTI_BYTE_CODECS = frozenset(("gb18030", "big5", "euc_jp", "cp932", "cp949"))
+# Latin-script single-byte encodings, and the ISO sibling a windows-125x guess is confused with
+# when a text has no byte in 0x80-0x9F (control codes in ISO 8859, letters in windows-125x).
+_LATIN = frozenset(("windows-1252", "windows-1250", "ISO-8859-2", "windows-1254", "windows-1257"))
+_ISO_SIBLINGS = {
+    "windows-1250": "ISO-8859-2",
+    "windows-1257": "ISO-8859-2",
+    "windows-1251": "ISO-8859-5",
+}
+_C1_BYTES = re.compile(rb"[\x80-\x9f]")
+_GREEK_SIBLINGS = ("windows-1253", "ISO-8859-7")
 
 
 @runtime_checkable
@@ -95,9 +119,28 @@ def is_utf8(data: bytes) -> bool:
     return True
 
 
+def utf16_without_bom(data: bytes) -> Encoding | None:
+    """UTF-16LE or UTF-16BE when nearly every other byte of the start is NUL (text in the
+    Latin range without a BOM); ``None`` otherwise."""
+    head = data[:1024]
+    if len(head) < 16:
+        return None
+    even, odd = head[0::2], head[1::2]
+    if odd.count(0) >= 0.9 * len(odd) and even.count(0) <= 0.1 * len(even):
+        return get_encoding("UTF-16LE")
+    if even.count(0) >= 0.9 * len(even) and odd.count(0) <= 0.1 * len(odd):
+        return get_encoding("UTF-16BE")
+    return None
+
+
 def fast_path(data: bytes) -> tuple[bool, Encoding | None]:
-    """Settle what needs no statistics: ``(True, encoding)`` for UTF-8 and ISO-2022-JP,
-    ``(True, None)`` for pure ASCII (nothing to detect), ``(False, None)`` otherwise."""
+    """Settle what needs no statistics: ``(True, encoding)`` for UTF-8, BOM-less UTF-16 and
+    ISO-2022-JP, ``(True, None)`` for pure ASCII (nothing to detect), ``(False, None)``
+    otherwise."""
+    if b"\x00" in data[:1024]:
+        utf16 = utf16_without_bom(data)
+        if utf16 is not None:
+            return True, utf16
     if data.isascii():
         if b"\x1b" in data and _ISO_2022_JP_ESCAPE.search(data):
             return True, get_encoding("ISO-2022-JP")
@@ -119,15 +162,85 @@ def _cut_at_safe_byte(data: bytes, limit: int) -> bytes:
 
 
 def text_sample(data: bytes, limit: int = SAMPLE_BYTES) -> bytes:
-    """Up to ``limit`` bytes of the runs of text that hold non-ASCII bytes, joined by spaces:
-    the part of a page that tells encodings apart, without the markup around it."""
+    """Up to ``limit`` bytes of the text nodes that hold non-ASCII bytes, joined by newlines:
+    the words that tell encodings apart, without the markup around them. Plain text (no
+    such node) is sampled as is."""
     sample = bytearray()
-    for run in _NON_ASCII_RUN.findall(data):
-        sample += run
-        sample += b" "
+    for node in _TEXT_NODE.findall(data):
+        sample += node
+        sample += b"\n"
         if len(sample) >= limit:
             break
+    if len(sample) < limit:
+        # Too little text: fill up with the raw bytes from the first non-ASCII one.
+        first = _FIRST_NON_ASCII.search(data)
+        if first is not None:
+            start = data.rfind(b">", 0, first.start()) + 1
+            sample += data[start : start + limit - len(sample)]
     return _cut_at_safe_byte(bytes(sample), limit)
+
+
+def strictly_valid_multi_byte(sample: bytes) -> list[Encoding]:
+    """The legacy multi-byte encodings in which ``sample`` has (almost) no malformed sequence:
+    at most one per hundred non-ASCII characters, for vendor extensions."""
+    errors: dict[str, int] = {}
+    for codec, name in _MULTI_BYTE:
+        text = sample.decode(codec, errors="replace")
+        count = text.count("\ufffd")
+        if count * 100 <= sum(1 for char in text if not char.isascii()):
+            errors[name] = count
+    fewest = min(errors.values(), default=0)
+    return [get_encoding(name) for name, count in errors.items() if count == fewest]
+
+
+def _decode(sample: bytes, name: str) -> str:
+    return sample.decode(get_encoding(name).python_codec, errors="replace")
+
+
+def refine_guess(encoding: Encoding, sample: bytes, tld: str | None = None) -> Encoding:
+    """Settle the confusions statistics leave between sibling encodings.
+
+    Greek: ISO-8859-7 unless windows-1253 reads more letters (Chromium reports ISO-8859-7 for
+    short Greek pages). Latin: windows-1252 when it reads the text identically; an ISO 8859
+    sibling when it reads more letters and no byte is in 0x80-0x9F; the TLD's locale encoding
+    when it reads as many letters (measured in Chromium: French text is ISO-8859-2 on .pl).
+    """
+    if encoding.name in _GREEK_SIBLINGS:
+        windows, iso = (_letters(_decode(sample, name)) for name in _GREEK_SIBLINGS)
+        return get_encoding("windows-1253" if windows > iso else "ISO-8859-7")
+    text = _decode(sample, encoding.name)
+    if encoding.name in _LATIN and text == _decode(sample, "windows-1252"):
+        encoding = get_encoding("windows-1252")
+    sibling = _ISO_SIBLINGS.get(encoding.name)
+    if sibling is not None and not _C1_BYTES.search(sample):
+        if _letters(_decode(sample, sibling)) > _letters(text):
+            encoding = get_encoding(sibling)
+            text = _decode(sample, sibling)
+    local = tld_default(tld)
+    if (
+        local is not None
+        and local != encoding
+        and local.name in _LATIN
+        and encoding.name in _LATIN
+        and _letters(_decode(sample, local.name)) >= _letters(text)
+    ):
+        return local
+    return encoding
+
+
+def _letters(text: str) -> int:
+    return sum(1 for char in text if char.isalpha() and not char.isascii())
+
+
+def _isolated_share(sample: bytes) -> float:
+    """The share of non-ASCII bytes with ASCII on both sides: high in Latin-script text,
+    low in CJK text, whose characters come in runs."""
+    high = isolated = 0
+    for match in _HIGH_RUN.finditer(sample):
+        high += match.end() - match.start()
+        if match.end() - match.start() == 1:
+            isolated += 1
+    return isolated / high if high else 0.0
 
 
 class CharsetNormalizerDetector:
@@ -136,7 +249,7 @@ class CharsetNormalizerDetector:
     # One Python codec per candidate Encoding Standard encoding.
     CANDIDATES: tuple[str, ...] = (
         "cp1252", "cp1250", "iso8859_2", "cp1251", "koi8_r", "iso8859_5", "cp866",
-        "mac_cyrillic", "cp1253", "iso8859_7", "cp1254", "cp1255", "cp1256", "iso8859_6",
+        "mac_cyrillic", "koi8_u", "cp1253", "iso8859_7", "cp1254", "cp1255", "cp1256", "iso8859_6",
         "cp1257", "cp874", "gb18030", "big5", "euc_jp", "cp932", "cp949",
     )  # fmt: skip
 
@@ -152,11 +265,31 @@ class CharsetNormalizerDetector:
         import charset_normalizer
 
         sample = text_sample(prefix, self.sample_bytes)
-        results = charset_normalizer.from_bytes(sample, cp_isolation=list(self.CANDIDATES))
+        candidates = list(self.CANDIDATES)
+        if _isolated_share(sample) > 0.5:
+            # Lone non-ASCII bytes between ASCII ones: Latin-script text, not CJK.
+            candidates = [c for c in candidates if c not in _MULTI_BYTE_CODECS]
+        results = charset_normalizer.from_bytes(sample, cp_isolation=candidates)
         for match in results:
             encoding = whatwg_encoding_for(match.encoding)
             if encoding is not None:
-                return encoding
+                return refine_guess(encoding, sample, tld)
+        if len(candidates) < len(self.CANDIDATES):
+            return refine_guess(get_encoding("windows-1252"), sample, tld)
+        # charset-normalizer finds symbol-rich CJK text too chaotic and answers nothing;
+        # strict validity then still tells most legacy multi-byte encodings apart.
+        valid = strictly_valid_multi_byte(sample)
+        if len(valid) == 1:
+            return valid[0]
+        if valid:
+            results = charset_normalizer.from_bytes(
+                sample,
+                cp_isolation=[codec for codec, name in _MULTI_BYTE if get_encoding(name) in valid],
+                threshold=1.0,
+            )
+            best = results.best()
+            mapped = whatwg_encoding_for(best.encoding) if best is not None else None
+            return mapped or valid[0]
         return None
 
 
