@@ -215,7 +215,9 @@ class CharsetMiddleware:
 
     def _record_overridden(self, response: Response, decision: Decision) -> None:
         losers = [d for d in decision.overridden if d.encoding is not None]
-        if any(d.encoding != decision.encoding for d in losers):
+        # A forced encoding overrules the document on purpose: that is no conflict.
+        forced = decision.source.value == "forced"
+        if not forced and any(d.encoding != decision.encoding for d in losers):
             self.stats.inc_value("charset/conflict")
             self._log_once(
                 "conflict",

@@ -173,6 +173,7 @@ def test_meta_forced_encoding_wins_and_is_logged_once(caplog: pytest.LogCaptureF
             assert "charset:forced" in result.flags
             assert result.encoding == "koi8-r"
     assert charset_stats(crawler)["charset/forced"] == 2
+    assert "charset/conflict" not in charset_stats(crawler)  # overruled on purpose
     assert len([r for r in caplog.records if "Forced" in r.getMessage()]) == 1
 
 

@@ -30,7 +30,11 @@ def main() -> None:
     module_name, _, class_name = config["spider"].partition(":")
     spider_cls = getattr(importlib.import_module(module_name), class_name)
 
-    process = CrawlerProcess(settings={"LOG_LEVEL": "INFO", "TELNETCONSOLE_ENABLED": False})
+    # The reactor is chosen when the process starts, so it must be among the process settings.
+    process_settings = {"LOG_LEVEL": "INFO", "TELNETCONSOLE_ENABLED": False}
+    if "TWISTED_REACTOR" in config["settings"]:
+        process_settings["TWISTED_REACTOR"] = config["settings"]["TWISTED_REACTOR"]
+    process = CrawlerProcess(settings=process_settings)
     crawler = process.create_crawler(spider_cls)
     crawler.settings.setdict(config["settings"], priority="cmdline")
     items: list[Any] = []

@@ -53,3 +53,103 @@ def _decision_repr(decision: Any) -> dict[str, Any] | None:
         "source": str(getattr(decision.source, "value", decision.source)),
         "label": decision.label,
     }
+
+
+class CharsetJobsSpider(scrapy.Spider):
+    """Run ``jobs`` (a list of dicts) and yield what each callback sees.
+
+    A job has ``url`` and optionally ``method``, ``meta``, ``follow`` (a CSS selector whose
+    first match is followed with ``response.follow``) and ``form`` (data submitted through the
+    page's first form with ``FormRequest.from_response``). Follow-ups yield items too, so
+    tests can compare what the server received with what the page said.
+    """
+
+    name = "charset_jobs"
+
+    def __init__(self, jobs: list[dict[str, Any]] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.jobs = list(jobs or [])
+
+    async def start(self) -> Any:  # Scrapy >= 2.13
+        for item_or_request in self.start_requests():
+            yield item_or_request
+
+    def start_requests(self) -> Iterator[scrapy.Request]:
+        for job in self.jobs:
+            yield scrapy.Request(
+                job["url"],
+                method=job.get("method", "GET"),
+                meta=dict(job.get("meta", {})),
+                callback=self.parse,
+                errback=self.failed,
+                cb_kwargs={"job": job},
+                dont_filter=True,
+            )
+
+    def parse(self, response: Any, job: dict[str, Any] | None = None) -> Iterator[Any]:
+        yield describe_response(response, (job or {}).get("name", ""))
+        if job and "follow" in job:
+            href = response.css(job["follow"]).get()
+            yield response.follow(
+                href, callback=self.parse, cb_kwargs={"job": {"name": f"{job['name']}/follow"}}
+            )
+        if job and "form" in job:
+            import warnings
+
+            from scrapy.exceptions import ScrapyDeprecationWarning
+
+            with warnings.catch_warnings():
+                # Scrapy 2.19 deprecates from_response(); spiders still use it.
+                warnings.simplefilter("ignore", ScrapyDeprecationWarning)
+                form = scrapy.FormRequest.from_response(
+                    response,
+                    formdata=job["form"],
+                    callback=self.parse,
+                    cb_kwargs={"job": {"name": f"{job['name']}/form"}},
+                    dont_filter=True,
+                )
+            yield form
+
+    def failed(self, failure: Any) -> Iterator[dict[str, Any]]:
+        yield {"url": failure.request.url, "error": failure.type.__name__}
+
+
+class CharsetOptOutSpider(CharsetJobsSpider):
+    """Opts out of the charset middleware with a spider attribute."""
+
+    name = "charset_opt_out"
+    charset_enabled = False
+
+
+class ExplodingDetector:
+    """A detector that always fails: to check that failures never lose a response."""
+
+    def detect(self, data: bytes, *, tld: str | None) -> Any:
+        raise RuntimeError("detector failure (injected)")
+
+
+def describe_response(response: Any, name: str) -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "name": name,
+        "url": response.url,
+        "status": response.status,
+        "class": type(response).__name__,
+        "is_html": isinstance(response, scrapy.http.HtmlResponse),
+        "flags": list(response.flags),
+        "body": response.body.decode("latin-1"),
+        "reactor": _reactor_name(),
+    }
+    if hasattr(response, "text"):
+        item["encoding"] = response.encoding
+        item["text"] = response.text
+        if isinstance(response, scrapy.http.HtmlResponse):
+            item["title"] = response.css("title::text").get()
+            item["p"] = response.xpath("//p//text()").getall()
+        item["decision"] = _decision_repr(response.meta.get("charset_decision"))
+    return item
+
+
+def _reactor_name() -> str:
+    from twisted.internet import reactor
+
+    return type(reactor).__name__
