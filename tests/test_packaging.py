@@ -8,6 +8,7 @@ import sys
 import zipfile
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -119,3 +120,28 @@ def test_core_layers_do_not_import_scrapy(code: str) -> None:
 def test_lazy_scrapy_exports_stay_lazy_until_asked_for() -> None:
     modules = _modules_after_import("import scrapy_charset; scrapy_charset.__version__")
     assert "scrapy_charset.integration.middleware" not in modules
+
+
+def _readme_block(heading: str) -> str:
+    """The first ```python block under ``heading`` in the README."""
+    readme = (REPO / "README.md").read_text("utf-8")
+    section = readme[readme.index(f"\n{heading}\n") :]
+    start = section.index("```python\n") + len("```python\n")
+    return section[start : section.index("\n```", start)]
+
+
+def test_readme_library_example_is_true() -> None:
+    namespace: dict[str, Any] = {}
+    exec(_readme_block("## Library use"), namespace)
+    decision = namespace["decision"]
+    assert namespace["text"] == "<p>Prix : 25 €</p>"
+    assert (decision.encoding.name, decision.source.value) == ("windows-1252", "header")
+    assert (decision.label, decision.overridden, decision.confident) == ("ISO-8859-1", (), True)
+
+
+def test_readme_starts_with_the_two_commands() -> None:
+    readme = (REPO / "README.md").read_text("utf-8")
+    assert readme.startswith(
+        "# scrapy-charset\n\n```\npip install . && python -m scrapy_charset demo\n"
+        'pip install ".[test]" && python -m pytest\n```\n'
+    )
