@@ -141,13 +141,15 @@ def parse_mime_type(text: str) -> MimeType | None:
 
 
 def extract_mime_type(values: Iterable[str]) -> MimeType | None:
-    """Fetch's "extract a MIME type" over the split ``Content-Type`` values."""
+    """Fetch's "extract a MIME type" over the split ``Content-Type`` values, except that a
+    ``*/*`` value counts, as in Chromium."""
     charset: str | None = None
     essence: str | None = None
     mime: MimeType | None = None
     for value in values:
         candidate = parse_mime_type(value)
-        if candidate is None or candidate.essence == "*/*":
+        # Fetch skips "*/*" here; Chromium honours its charset (measured), and so do we.
+        if candidate is None:
             continue
         mime = candidate
         if candidate.essence != essence:

@@ -20,12 +20,7 @@ from .content_type import charset_from_content_type
 from .decision import Decision, Declaration, Source
 from .detect import DEFAULT_DETECTOR, Detector, fast_path
 from .late_meta import scan_meta_like_chromium
-from .prescan import (
-    PRESCAN_LIMIT,
-    get_xml_encoding,
-    iter_meta_declarations,
-    utf16_xml_declaration,
-)
+from .prescan import PRESCAN_LIMIT, get_xml_encoding, utf16_xml_declaration
 from .tld import tld_default, tld_of
 
 _BOMS: tuple[tuple[bytes, Encoding], ...] = (
@@ -85,12 +80,6 @@ def _document_declarations(data: bytes) -> list[Declaration]:
             found.append(Declaration(source, declaration.label, declaration.encoding))
     if meta is not None:
         return found
-    # The spec's prescan of the first 1,024 bytes also sees a <meta> in raw text, such as one
-    # a script writes (html5lib-tests); Chromium's scanner does not.
-    for prescanned in iter_meta_declarations(head):
-        if prescanned.encoding is not None:
-            found.append(Declaration(Source.META, prescanned.label, prescanned.encoding))
-            return found
     # Chromium reads the XML declaration up to its ">", even past the first 1,024 bytes.
     xml = get_xml_encoding(data)
     if xml is not None:

@@ -1,7 +1,11 @@
-"""The html5lib-tests encoding suite: every document sniffs to the expected encoding.
+"""The html5lib-tests encoding suite.
 
-The ``scripted/`` cases need a parser that runs ``document.write`` and are not sniffing
-cases; every other case is run through :func:`sniff` with no transport-layer information.
+Every case passes through the spec's :func:`prescan` (windows-1252 when it finds nothing). The
+``scripted/`` cases need a parser that runs ``document.write`` and are not sniffing cases.
+
+:func:`sniff` follows Chromium, which was measured to ignore a ``<meta>`` inside ``<script>``
+or ``<style>`` (also one a script writes with ``document.write``): the three cases whose only
+``<meta>`` is there give windows-1252. All others give the suite's encoding.
 """
 
 from __future__ import annotations
@@ -10,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from scrapy_charset.encoding import lookup
-from scrapy_charset.sniffing import sniff
+from scrapy_charset.encoding import WINDOWS_1252, lookup
+from scrapy_charset.sniffing import prescan, sniff
 
 SUITE = Path(__file__).resolve().parent.parent / "data" / "html5lib-tests" / "encoding"
 
@@ -36,7 +40,25 @@ def test_suite_is_complete() -> None:
     assert len(CASES) == 82
 
 
+# The cases whose only <meta> is in <script> or <style>: Chromium 156 gives windows-1252.
+META_ONLY_IN_RAW_TEXT = {"tests1-54", "tests1-55", "tests1-56"}
+
+
 @pytest.mark.parametrize(("data", "expected"), CASES)
-def test_html5lib_encoding_case(data: bytes, expected: str) -> None:
+def test_prescan_case(data: bytes, expected: str) -> None:
+    # A BOM is the step before the prescan.
+    # The spec lets the prescan run past 1,024 bytes; the suite has <meta> after 8 KB.
+    bom = data.startswith(b"\xef\xbb\xbf")
+    found = sniff(data).encoding if bom else prescan(data, limit=len(data))
+    assert (found or WINDOWS_1252) == lookup(expected)
+
+
+@pytest.mark.parametrize(("data", "expected"), CASES)
+def test_sniff_case(request: pytest.FixtureRequest, data: bytes, expected: str) -> None:
     decision = sniff(data, detector=None)
-    assert decision.encoding == lookup(expected)
+    case = request.node.callspec.id
+    if case in META_ONLY_IN_RAW_TEXT:
+        assert (b"<script" in data or b"<style" in data) and data.count(b"<meta") == 1
+        assert decision.encoding == WINDOWS_1252
+    else:
+        assert decision.encoding == lookup(expected)
