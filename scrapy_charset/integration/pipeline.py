@@ -9,8 +9,8 @@ inspect passes through unchanged and is counted in ``charset/item/uninspectable`
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from itemadapter import ItemAdapter, is_item
@@ -25,36 +25,35 @@ logger = logging.getLogger(__name__)
 PREFIX = "charset/item/"
 OTHER_FIELDS = "<other>"  # shared path once CHARSET_ITEM_MAX_FIELDS distinct paths exist
 MAX_DEPTH = 32  # nesting below this is not inspected
-PUBLISH_EVERY = 100  # items between refreshes of the "seen" stats
+PUBLISH_EVERY = 1_000  # items between refreshes of the counting stats
 
+_UNKNOWN: Any = object()  # route not looked up yet
+_FIELD_COUNTERS = ("affected", "replacement_chars", "mojibake", "mojibake_chars")
+MAX_SHAPES = 1_000  # distinct key tuples remembered for the fast path
 _SCALARS = (bytes, bytearray, memoryview, int, float, complex, type(None))
 
 
 @dataclass(frozen=True)
 class ValueCheck:
-    """One text value found in an item, at a field path such as ``offers[].name``."""
+    """A damaged text value found in an item, at a field path such as ``offers[].name``."""
 
     path: str
     replacement_chars: int
     mojibake_chars: int
-
-    @property
-    def damaged(self) -> bool:
-        return bool(self.replacement_chars or self.mojibake_chars)
+    state: FieldState | None = field(default=None, compare=False, repr=False)
 
 
-def check_text(path: str, text: str) -> ValueCheck | None:
+def check_text(path: str, text: str, state: FieldState | None = None) -> ValueCheck | None:
     """The damage in one text value, or None when it has none."""
     # Fast path: one substring test and one isascii/regex test before any deeper work.
     has_replacement = "\ufffd" in text
     if not has_replacement and not may_have_mojibake(text):
         return None
-    return ValueCheck(path, text.count("\ufffd") if has_replacement else 0, count_mojibake(text))
-
-
-# What inspecting an item yields, value by value in order: the bare path of a clean value or
-# the ValueCheck of a damaged one (clean values, the common case, cost no allocation).
-Found = list["str | ValueCheck"]
+    replacements = text.count("\ufffd") if has_replacement else 0
+    mojibake = count_mojibake(text)
+    if not replacements and not mojibake:
+        return None
+    return ValueCheck(path, replacements, mojibake, state)
 
 
 def _matches(path: str, prefixes: tuple[str, ...]) -> bool:
@@ -79,18 +78,32 @@ def _fields_of(item: Any) -> Iterable[tuple[Any, Any]]:
     return list(ItemAdapter(item).items())
 
 
-class _Walker:
-    """Collects every text value of an item with its field path; never calls ``__str__``."""
+class _Inspection:
+    """Every wanted text value of one item, in order: the FieldState of a clean value (no
+    allocation in the common case) or the ValueCheck of a damaged one. Never calls __str__."""
 
-    def __init__(self, wanted: Any) -> None:
-        self.wanted = wanted  # path -> bool
-        self.found: Found = []
+    __slots__ = ("resolve", "found", "damaged", "_open")
+
+    def __init__(self, resolve: Callable[[str], FieldState | None]) -> None:
+        self.resolve = resolve  # path -> its FieldState, or None when not inspected
+        self.found: list[FieldState | ValueCheck] = []
+        self.damaged: list[ValueCheck] = []
         self._open: set[int] = set()  # containers on the current path, to stop at cycles
+
+    def text(self, value: str, path: str, state: FieldState) -> None:
+        if "\ufffd" in value or may_have_mojibake(value):
+            check = check_text(path, value, state)
+            if check is not None:
+                self.found.append(check)
+                self.damaged.append(check)
+                return
+        self.found.append(state)
 
     def walk(self, value: Any, path: str, depth: int) -> None:
         if isinstance(value, str):
-            if self.wanted(path):
-                self.found.append(check_text(path, value) or path)
+            state = self.resolve(path)
+            if state is not None:
+                self.text(value, path, state)
             return
         if isinstance(value, _SCALARS) or depth >= MAX_DEPTH:
             return
@@ -166,6 +179,21 @@ def _set_field(item: Any, name: Any, value: Any) -> None:
         ItemAdapter(item)[name] = value
 
 
+class _Shape:
+    """The text fields of dict items with one set of keys, for the clean-item fast path.
+
+    Clean values are only tallied here (``pending``) and handed to the fields in bulk: filling
+    windows with clean values in one go gives exactly the windows one at a time would give.
+    """
+
+    __slots__ = ("keys", "states", "pending")
+
+    def __init__(self, keys: frozenset[str], states: list[FieldState]) -> None:
+        self.keys = keys
+        self.states = states
+        self.pending = 0
+
+
 class CharsetPipeline:
     """Counts U+FFFD and mojibake per field path and flags fields whose rate spikes."""
 
@@ -178,11 +206,19 @@ class CharsetPipeline:
             factor=cfg.spike_factor,
             min_jump=cfg.spike_min_jump,
             baseline=cfg.spike_baseline,
+            p_value=cfg.spike_p_value,
         )
         self.fields: dict[str, FieldState] = {}
         self.items_seen = 0
-        self._wanted_cache: dict[str, bool] = {}
+        self.totals = dict.fromkeys(
+            ("with_replacement", "replacement_chars", "mojibake", "mojibake_chars"), 0
+        )
+        # path -> its FieldState, or None when the path is not inspected.
+        self._routes: dict[str, FieldState | None] = {}
         self._top_level = frozenset(_top_name(p) for p in cfg.fields)
+        self._shapes: dict[frozenset[Any], _Shape | None] = {}
+        self._last_shape: _Shape | None = None
+        self._pending: list[_Shape] = []  # shapes with clean values not yet handed over
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> CharsetPipeline:
@@ -194,32 +230,34 @@ class CharsetPipeline:
     # Scrapy hooks. ``spider`` is optional: Scrapy >= 2.13 then passes none (no deprecation
     # warning), while Scrapy 2.11 and 2.12 still pass it positionally.
     def open_spider(self, spider: Any = None) -> None:
-        self._publish_seen()
+        self._publish()
 
     def close_spider(self, spider: Any = None) -> None:
+        self._flush_clean()
         for state in list(self.fields.values()):
             if state.window_seen >= self.rule.min_partial:
                 self._report(state.close_window(self.rule))
-        self._publish_seen()
-        for state in self.fields.values():
-            base = f"{PREFIX}field/{state.path}/"
-            self.stats.set_value(base + "rate", state.rate)
-            self.stats.set_value(base + "mojibake_rate", state.mojibake_rate)
+        self._publish()
 
     def process_item(self, item: Any, spider: Any = None) -> Any:
+        if self.items_seen % PUBLISH_EVERY == 0 and self.items_seen:
+            self._publish()
         self.items_seen += 1
+        if type(item) is dict and self._count_if_clean(item):
+            if self.config.normalize is not None:
+                self._normalize_item(item, self.config.normalize)
+            return item
         try:
-            found = self._inspect(item)
+            inspection = self._inspect(item)
         except Exception as exc:  # an odd item goes on untouched, and is counted
             self.stats.inc_value(PREFIX + "uninspectable")
             logger.debug("Cannot inspect %s item: %r", type(item).__name__, exc)
             return item
-        damaged = [entry for entry in found if isinstance(entry, ValueCheck)]
+        found, damaged = inspection.found, inspection.damaged
+        self._flush_clean()  # keep the order of values within each field's windows
         if damaged:
-            self._count_damage(damaged)
-        self._count_values(item, found)
-        if self.items_seen % PUBLISH_EVERY == 0:
-            self._publish_seen()
+            self._count_damage(item, damaged)
+        self._count_values(found)
         # Normalize after inspecting: NFKC would turn mojibake such as "â€™" into "â€TM".
         if self.config.normalize is not None:
             self._normalize_item(item, self.config.normalize)
@@ -233,32 +271,90 @@ class CharsetPipeline:
             )
         return item
 
+    # -- fast path: a dict whose values are all clean text -----------------------------------
+    def _count_if_clean(self, item: dict[Any, Any]) -> bool:
+        try:
+            joined = "".join(item.values())  # TypeError unless every value is text
+        except TypeError:
+            return False
+        # One check over all fields at once; a candidate spanning two fields only sends the
+        # item down the exact path.
+        if "\ufffd" in joined or may_have_mojibake(joined):
+            return False
+        shape = self._last_shape
+        if shape is None or item.keys() != shape.keys:  # set comparison, no allocation
+            keys = frozenset(item)
+            shape = self._shapes.get(keys, _UNKNOWN)
+            if shape is _UNKNOWN:
+                shape = self._shape(keys)
+            if shape is None:
+                return False
+            self._last_shape = shape
+        if not shape.pending:
+            self._pending.append(shape)
+        shape.pending += 1
+        return True
+
+    def _shape(self, keys: frozenset[Any]) -> _Shape | None:
+        if not all(type(key) is str for key in keys):
+            shape = None
+        else:
+            skip = self.config.findings_field
+            states = [self._resolve(key) for key in sorted(keys) if key != skip]
+            shape = _Shape(keys, [state for state in states if state is not None])
+        if len(self._shapes) < MAX_SHAPES:
+            self._shapes[keys] = shape
+        return shape
+
+    def _flush_clean(self) -> None:
+        window = self.rule.window
+        for shape in self._pending:
+            for state in shape.states:
+                count = shape.pending
+                while state.window_seen + count >= window:
+                    count -= window - state.window_seen
+                    state.window_seen = window
+                    self._report(state.close_window(self.rule))
+                state.window_seen += count
+            shape.pending = 0
+        self._pending.clear()
+
     # -- inspection ------------------------------------------------------------------------
     def _wanted(self, path: str) -> bool:
-        known = self._wanted_cache.get(path)
-        if known is None:
-            known = not self.config.fields or _matches(path, self.config.fields)
-            if len(self._wanted_cache) < 10_000:  # dynamic keys must not grow it forever
-                self._wanted_cache[path] = known
-        return known
+        return not self.config.fields or _matches(path, self.config.fields)
 
-    def _inspect(self, item: Any) -> Found:
-        if type(item) is not dict and not is_item(item):
+    def _resolve(self, path: str) -> FieldState | None:
+        state = self._routes.get(path, _UNKNOWN)
+        if state is _UNKNOWN:
+            state = self._state(path) if self._wanted(path) else None
+            if len(self._routes) < 10_000:  # dynamic keys must not grow it forever
+                self._routes[path] = state
+        return state  # type: ignore[return-value]
+
+    def _inspect(self, item: Any) -> _Inspection:
+        if type(item) is dict:
+            fields: Iterable[tuple[Any, Any]] = item.items()
+        elif is_item(item):
+            fields = ItemAdapter(item).items()
+        else:
             raise TypeError("not an item type ItemAdapter supports")
-        walker = _Walker(self._wanted)
-        found = walker.found
-        top_level = self._top_level
-        skip = self.config.findings_field
-        for name, value in _fields_of(item):
-            if name == skip or (top_level and name not in top_level):
-                continue
-            path = name if type(name) is str else str(name)
-            if type(value) is str:  # the common case, inlined
-                if self._wanted(path):
-                    found.append(check_text(path, value) or path)
-            else:
-                walker.walk(value, path, 1)
-        return found
+        inspection = _Inspection(self._resolve)
+        routes, skip, top_level = self._routes, self.config.findings_field, self._top_level
+        clean = inspection.found.append
+        for name, value in fields:
+            if type(value) is str and type(name) is str:  # the common case, inlined
+                state = routes.get(name, _UNKNOWN)
+                if state is _UNKNOWN:
+                    state = None if name == skip else self._resolve(name)
+                if state is None:
+                    continue
+                if "\ufffd" in value or may_have_mojibake(value):
+                    inspection.text(value, name, state)
+                else:
+                    clean(state)
+            elif name != skip and not (top_level and name not in top_level):
+                inspection.walk(value, name if type(name) is str else str(name), 1)
+        return inspection
 
     def _state(self, path: str) -> FieldState:
         state = self.fields.get(path)
@@ -272,44 +368,37 @@ class CharsetPipeline:
         state = self.fields[path] = FieldState(path, self.rule.baseline)
         return state
 
-    def _count_values(self, item: Any, found: Found) -> None:
+    def _count_values(self, found: list[FieldState | ValueCheck]) -> None:
         window = self.rule.window
         for entry in found:
-            if isinstance(entry, str):
-                state = self.fields.get(entry) or self._state(entry)
-            else:
-                state = self._state(entry.path)
-                state.window_damaged += 1
-                if state.window_url is None:
-                    state.window_url = self._url_of(item)
-            state.seen += 1
+            state = entry if isinstance(entry, FieldState) else entry.state
+            assert state is not None  # a ValueCheck from _Inspection always carries its state
             state.window_seen += 1
             if state.window_seen >= window:
                 self._report(state.close_window(self.rule))
 
-    def _count_damage(self, damaged: list[ValueCheck]) -> None:
-        inc = self.stats.inc_value
+    def _count_damage(self, item: Any, damaged: list[ValueCheck]) -> None:
+        totals = self.totals
         replacement = sum(c.replacement_chars for c in damaged)
         mojibake = sum(c.mojibake_chars for c in damaged)
         if replacement:
-            inc(PREFIX + "with_replacement")
-            inc(PREFIX + "replacement_chars", replacement)
+            totals["with_replacement"] += 1
+            totals["replacement_chars"] += replacement
         if mojibake:
-            inc(PREFIX + "mojibake")
-            inc(PREFIX + "mojibake_chars", mojibake)
+            totals["mojibake"] += 1
+            totals["mojibake_chars"] += mojibake
+        url = self._url_of(item)
         for check in damaged:
-            state = self._state(check.path)
-            base = f"{PREFIX}field/{state.path}/"
+            state = check.state or self._state(check.path)
+            state.window_damaged += 1
+            if state.window_url is None:
+                state.window_url = url
             if check.replacement_chars:
                 state.affected += 1
                 state.replacement_chars += check.replacement_chars
-                inc(base + "affected")
-                inc(base + "replacement_chars", check.replacement_chars)
             if check.mojibake_chars:
                 state.mojibake += 1
                 state.mojibake_chars += check.mojibake_chars
-                inc(base + "mojibake")
-                inc(base + "mojibake_chars", check.mojibake_chars)
 
     def _url_of(self, item: Any) -> str | None:
         try:
@@ -340,10 +429,23 @@ class CharsetPipeline:
             f"; e.g. {spike.example_url}" if spike.example_url else "",
         )
 
-    def _publish_seen(self) -> None:
-        self.stats.set_value(PREFIX + "seen", self.items_seen)
+    def _publish(self) -> None:
+        """Write the counting stats (kept in the pipeline: Scrapy's stats calls are not free)."""
+        self._flush_clean()
+        set_value = self.stats.set_value
+        set_value(PREFIX + "seen", self.items_seen)
+        for name, total in self.totals.items():
+            if total:
+                set_value(PREFIX + name, total)
         for state in self.fields.values():
-            self.stats.set_value(f"{PREFIX}field/{state.path}/seen", state.seen)
+            base = f"{PREFIX}field/{state.path}/"
+            set_value(base + "seen", state.seen)
+            for name in _FIELD_COUNTERS:
+                value = getattr(state, name)
+                if value:
+                    set_value(base + name, value)
+            set_value(base + "rate", state.rate)
+            set_value(base + "mojibake_rate", state.mojibake_rate)
 
     # -- opt-in actions --------------------------------------------------------------------
     def _normalize_wanted(self, path: str) -> bool:
@@ -386,6 +488,6 @@ class CharsetPipeline:
             return
         self.stats.inc_value(PREFIX + "findings_added")
 
-    def _should_drop(self, found: Found, damaged: list[ValueCheck]) -> bool:
+    def _should_drop(self, found: list[FieldState | ValueCheck], damaged: list[ValueCheck]) -> bool:
         limit = self.config.drop_threshold
         return limit is not None and bool(damaged) and len(damaged) / len(found) > limit

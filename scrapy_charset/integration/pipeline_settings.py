@@ -19,7 +19,8 @@ class PipelineConfig:
     spike_window: int = 50  # values per window
     spike_factor: float = 3.0  # window rate against the baseline mean
     spike_min_jump: float = 0.05  # and at least this much above the baseline
-    spike_baseline: int = 5  # windows in the rolling baseline
+    spike_baseline: int = 10  # windows in the rolling baseline
+    spike_p_value: float = 1e-4  # how unlikely by chance a jump must be
     url_fields: tuple[str, ...] = ("url",)
     normalize: NormalForm | None = None
     normalize_fields: tuple[str, ...] = ()  # empty: every inspected field
@@ -38,7 +39,8 @@ class PipelineConfig:
             spike_window=_positive_int(settings, "CHARSET_ITEM_SPIKE_WINDOW", 50),
             spike_factor=_number(settings, "CHARSET_ITEM_SPIKE_FACTOR", 3.0, minimum=1.0),
             spike_min_jump=_number(settings, "CHARSET_ITEM_SPIKE_MIN_JUMP", 0.05, maximum=1.0),
-            spike_baseline=_positive_int(settings, "CHARSET_ITEM_SPIKE_BASELINE", 5),
+            spike_baseline=_positive_int(settings, "CHARSET_ITEM_SPIKE_BASELINE", 10),
+            spike_p_value=_number(settings, "CHARSET_ITEM_SPIKE_PVALUE", 1e-4, maximum=1.0),
             url_fields=_paths(settings.getlist("CHARSET_ITEM_URL_FIELDS", ["url"])),
             normalize=_normal_form(settings.get("CHARSET_ITEM_NORMALIZE")),
             normalize_fields=_paths(settings.getlist("CHARSET_ITEM_NORMALIZE_FIELDS", [])),

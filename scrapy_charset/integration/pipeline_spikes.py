@@ -4,9 +4,12 @@ Each field path counts its text values in consecutive windows of ``window`` valu
 window is full its damaged-value rate is compared with
 
 - the absolute ``threshold``, and
-- the field's own baseline: the mean rate of its last ``baseline`` calm windows. A jump is a
-  rate at least ``factor`` times the baseline *and* at least ``min_jump`` above it, so a field
-  that always has a few damaged values stays calm while one going from 0% to 20% is flagged.
+- the field's own baseline: its rate over its last ``baseline`` calm windows. A jump is a
+  rate at least ``factor`` times the baseline, at least ``min_jump`` above it, *and* a count
+  of damaged values that chance alone would give less often than ``p_value`` (binomial upper
+  tail at the baseline rate, smoothed with Laplace's rule so a clean baseline is not "0%
+  certain"). So a field that always has a few damaged values stays calm, noise included,
+  while one going from 0% to 20% is flagged.
 
 A spike is reported once, when it starts; windows inside a spike do not feed the baseline, and
 the field is re-armed by the first calm window.
@@ -14,6 +17,7 @@ the field is re-armed by the first calm window.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass
 
@@ -38,7 +42,8 @@ class SpikeRule:
     threshold: float | None = 0.25
     factor: float = 3.0
     min_jump: float = 0.05
-    baseline: int = 5
+    baseline: int = 10
+    p_value: float = 1e-4
 
     @property
     def min_partial(self) -> int:
@@ -51,7 +56,7 @@ class FieldState:
 
     __slots__ = (
         "path",
-        "seen",
+        "closed",
         "affected",
         "replacement_chars",
         "mojibake",
@@ -66,7 +71,7 @@ class FieldState:
 
     def __init__(self, path: str, baseline_windows: int) -> None:
         self.path = path
-        self.seen = 0
+        self.closed = 0  # values in closed windows
         self.affected = 0  # values with at least one U+FFFD
         self.replacement_chars = 0
         self.mojibake = 0  # values with mojibake
@@ -75,30 +80,35 @@ class FieldState:
         self.window_seen = 0
         self.window_damaged = 0
         self.window_url: str | None = None
-        self.baseline: deque[float] = deque(maxlen=baseline_windows)
+        self.baseline: deque[tuple[int, int]] = deque(maxlen=baseline_windows)  # (damaged, n)
         self.in_spike = False
 
     @property
+    def seen(self) -> int:
+        return self.closed + self.window_seen
+
+    @property
     def rate(self) -> float:
-        return self.affected / self.seen if self.seen else 0.0
+        seen = self.seen
+        return self.affected / seen if seen else 0.0
 
     @property
     def mojibake_rate(self) -> float:
-        return self.mojibake / self.seen if self.seen else 0.0
+        seen = self.seen
+        return self.mojibake / seen if seen else 0.0
 
     def close_window(self, rule: SpikeRule) -> Spike | None:
         """Judge the current window, start a new one, and return a spike if one starts now."""
         values, damaged, url = self.window_seen, self.window_damaged, self.window_url
+        self.closed += values
         self.window_seen = self.window_damaged = 0
         self.window_url = None
         if values == 0:
             return None
-        rate = damaged / values
-        baseline = sum(self.baseline) / len(self.baseline) if self.baseline else None
-        reason = _spike_reason(rate, baseline, rule)
+        reason, baseline = _spike_reason(damaged, values, self.baseline, rule)
         if reason is None:
             self.in_spike = False
-            self.baseline.append(rate)
+            self.baseline.append((damaged, values))
             return None
         if self.in_spike:
             return None
@@ -107,14 +117,46 @@ class FieldState:
         return Spike(self.path, reason, damaged, values, baseline, url)
 
 
-def _spike_reason(rate: float, baseline: float | None, rule: SpikeRule) -> str | None:
-    if rule.threshold is not None and rate >= rule.threshold and rate > 0:
-        return "threshold"
+def _spike_reason(
+    damaged: int, values: int, history: deque[tuple[int, int]], rule: SpikeRule
+) -> tuple[str | None, float | None]:
+    """Why this window is a spike (or None), and the baseline rate it was judged against."""
+    rate = damaged / values
+    base_damaged = sum(d for d, _ in history)
+    base_values = sum(n for _, n in history)
+    baseline = base_damaged / base_values if base_values else None
+    if damaged and rule.threshold is not None and rate >= rule.threshold:
+        return "threshold", baseline
     if (
-        baseline is not None
+        damaged
+        and baseline is not None
         and rate >= baseline * rule.factor
         and rate - baseline >= rule.min_jump
-        and rate > 0
+        and binomial_tail(damaged, values, (base_damaged + 1) / (base_values + 2)) <= rule.p_value
     ):
-        return "jump"
-    return None
+        return "jump", baseline
+    return None, baseline
+
+
+def binomial_tail(k: int, n: int, p: float) -> float:
+    """P(X >= k) for X ~ Binomial(n, p), summed from the k-th term in log space."""
+    if k <= 0 or p >= 1.0:
+        return 1.0
+    if k > n or p <= 0.0:
+        return 0.0
+    log_term = (
+        math.lgamma(n + 1)
+        - math.lgamma(k + 1)
+        - math.lgamma(n - k + 1)
+        + k * math.log(p)
+        + (n - k) * math.log1p(-p)
+    )
+    term = math.exp(log_term)
+    total = term
+    ratio = p / (1.0 - p)
+    for j in range(k, n):
+        term *= (n - j) / (j + 1) * ratio
+        total += term
+        if term <= total * 1e-15:
+            break
+    return min(total, 1.0)

@@ -198,6 +198,7 @@ def test_findings_field_name_is_configurable_and_never_inspected() -> None:
     )
     item = pipeline.process_item({"name": BROKEN, "_quality": "stale \ufffd"})
     assert item["_quality"] == {"name": {"replacement_chars": 5, "mojibake_chars": 0}}
+    pipeline.close_spider()
     assert stats.get_value("charset/item/replacement_chars") == 5
 
 
@@ -249,6 +250,7 @@ def test_odd_values_never_raise_and_text_around_them_is_still_counted() -> None:
         1: BROKEN,  # a non-string key
     }
     assert pipeline.process_item(item) is item
+    pipeline.close_spider()
     got = charset_stats(stats)
     assert "charset/item/uninspectable" not in got
     assert got["charset/item/field/huge/replacement_chars"] == 1

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import math
+import random
 from collections.abc import Iterable
 
-from scrapy_charset.integration.pipeline_spikes import FieldState, Spike, SpikeRule
+import pytest
+
+from scrapy_charset.integration.pipeline_spikes import FieldState, Spike, SpikeRule, binomial_tail
 
 
 def feed(state: FieldState, rule: SpikeRule, damaged_flags: Iterable[bool]) -> list[Spike]:
     """Count values the way the pipeline does; return the spikes reported."""
     spikes = []
     for n, damaged in enumerate(damaged_flags):
-        state.seen += 1
         state.window_seen += 1
         if damaged:
             state.window_damaged += 1
@@ -37,26 +40,43 @@ def test_field_that_always_has_a_few_is_not_flagged() -> None:
     assert state.flagged == 0
 
 
+@pytest.mark.parametrize("rate", [0.005, 0.02, 0.05])
+def test_random_noise_at_a_steady_rate_is_not_flagged(rate: float) -> None:
+    # 100,000 values, each damaged with the same probability: windows fluctuate, no spike.
+    rng = random.Random(8)
+    rule = SpikeRule()  # the defaults: window 50, 10 baseline windows
+    state = FieldState("noisy", rule.baseline)
+    assert feed(state, rule, (rng.random() < rate for _ in range(100_000))) == []
+
+
 def test_jump_from_zero_to_twenty_percent_is_flagged_once() -> None:
-    rule = SpikeRule(window=20, threshold=0.25)  # 20% is below the absolute threshold
+    rule = SpikeRule()  # 20% is below the default absolute threshold of 25%
     state = FieldState("description", rule.baseline)
-    spikes = feed(state, rule, pattern([0, 0, 0, 4, 4, 4]))
+    spikes = feed(state, rule, pattern([0] * 5 + [10] * 4, window=50))
     assert len(spikes) == 1
     (spike,) = spikes
-    assert (spike.path, spike.reason, spike.damaged, spike.values) == ("description", "jump", 4, 20)
+    assert (spike.path, spike.reason, spike.damaged, spike.values) == (
+        "description",
+        "jump",
+        10,
+        50,
+    )
     assert spike.baseline == 0.0 and spike.rate == 0.2
-    assert spike.example_url == "https://example.test/60"
+    assert spike.example_url == "https://example.test/250"
     assert state.flagged == 1
 
 
-def test_jump_needs_the_factor_and_the_minimum_gap() -> None:
-    rule = SpikeRule(window=20, threshold=None, factor=3.0, min_jump=0.05)
-    # Baseline 5%: 10% is only twice the baseline, 20% is four times and 15 points above.
-    assert feed(FieldState("a", 5), rule, pattern([1, 1, 1, 2])) == []
-    assert len(feed(FieldState("b", 5), rule, pattern([1, 1, 1, 4]))) == 1
-    # Baseline 1%: 4% is four times as much but only 3 points above -> not a spike.
-    rule_100 = SpikeRule(window=100, threshold=None, factor=3.0, min_jump=0.05)
-    assert feed(FieldState("c", 5), rule_100, pattern([1, 1, 1, 4], window=100)) == []
+def test_jump_needs_the_factor_the_gap_and_significance() -> None:
+    rule = SpikeRule(window=100, threshold=None, factor=3.0, min_jump=0.05)
+    # Baseline 5%: 10% is only twice the baseline; 20% is four times and 15 points above.
+    assert feed(FieldState("a", 10), rule, pattern([5] * 10 + [10], window=100)) == []
+    assert len(feed(FieldState("b", 10), rule, pattern([5] * 10 + [20], window=100))) == 1
+    # Baseline 1%: 4% is four times as much but only 3 points above.
+    assert feed(FieldState("c", 10), rule, pattern([1] * 10 + [4], window=100)) == []
+    # Significance alone (no factor, no gap): 3 of 50 on a 2% baseline is chance, 10 is not.
+    loose = SpikeRule(window=50, threshold=None, factor=1.0, min_jump=0.0)
+    assert feed(FieldState("d", 10), loose, pattern([1] * 10 + [3], window=50)) == []
+    assert len(feed(FieldState("e", 10), loose, pattern([1] * 10 + [10], window=50))) == 1
 
 
 def test_absolute_threshold_flags_without_a_baseline() -> None:
@@ -68,11 +88,11 @@ def test_absolute_threshold_flags_without_a_baseline() -> None:
 def test_spike_windows_do_not_become_the_baseline_and_calm_rearms() -> None:
     rule = SpikeRule(window=10, threshold=None, factor=3.0, min_jump=0.05, baseline=3)
     state = FieldState("f", rule.baseline)
-    # calm, spike lasting 8 windows (one report), calm again, second spike (second report).
-    spikes = feed(state, rule, pattern([0, 0] + [5] * 8 + [0, 0] + [5], window=10))
+    # calm, a spike lasting 8 windows (one report), calm again, a second spike (second report).
+    spikes = feed(state, rule, pattern([0, 0, 0] + [5] * 8 + [0, 0, 0] + [5], window=10))
     assert len(spikes) == 2
     assert all(s.baseline == 0.0 for s in spikes)
-    assert list(state.baseline) == [0.0, 0.0, 0.0]
+    assert list(state.baseline) == [(0, 10), (0, 10), (0, 10)]
 
 
 def test_rolling_baseline_follows_the_field() -> None:
@@ -80,7 +100,19 @@ def test_rolling_baseline_follows_the_field() -> None:
     state = FieldState("f", rule.baseline)
     # The level rises slowly (never doubling between windows): it becomes the new normal.
     assert feed(state, rule, pattern([2, 3, 4, 5, 6], window=10)) == []
-    assert list(state.baseline) == [0.5, 0.6]
+    assert list(state.baseline) == [(5, 10), (6, 10)]
+
+
+def test_binomial_tail_matches_the_exact_sum() -> None:
+    for n, p in ((10, 0.1), (50, 0.02), (200, 0.3)):
+        for k in (0, 1, 3, n // 2, n):
+            exact = sum(math.comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(k, n + 1))
+            assert binomial_tail(k, n, p) == pytest.approx(exact, rel=1e-9, abs=1e-300)
+    assert binomial_tail(5, 4, 0.5) == 0.0
+    assert binomial_tail(1, 10, 0.0) == 0.0
+    assert binomial_tail(3, 10, 1.0) == 1.0
+    assert binomial_tail(5000, 10_000, 0.01) < 1e-300  # large n: no overflow
+    assert binomial_tail(100, 10_000, 0.01) == pytest.approx(0.5, abs=0.03)  # about the median
 
 
 def test_empty_window_and_partial_window_size() -> None:
