@@ -684,32 +684,9 @@ def undeclared_ascii_utf8() -> Iterator[Doc]:
 
 
 TLDS = [
-    "com",
-    "org",
-    "net",
-    "jp",
-    "ru",
-    "ua",
-    "kr",
-    "cn",
-    "tw",
-    "hk",
-    "de",
-    "fr",
-    "pl",
-    "cz",
-    "gr",
-    "il",
-    "sa",
-    "eg",
-    "th",
-    "tr",
-    "vn",
-    "lt",
-    "ir",
-    "co.jp",
-    "example",
-]
+    "com", "org", "jp", "ru", "ua", "kr", "cn", "tw", "de", "pl", "cz", "gr", "il", "eg", "th",
+    "tr", "vn", "lt", "example",
+]  # fmt: skip
 
 
 def tld_effect() -> Iterator[Doc]:
@@ -740,6 +717,108 @@ def tld_effect() -> Iterator[Doc]:
             )
 
 
+HEAD_ENDERS: list[tuple[str, str]] = [
+    ("head-end-tag", "</head>"),
+    ("div-tag", "<div>"),
+    ("head-text", "x"),
+    ("img-tag", '<img src="data:,">'),
+    ("p-tag", "<p>"),
+    ("span-tag", "<span>"),
+    ("unknown-tag", "<foo>"),
+    ("svg-tag", "<svg></svg>"),
+    ("link-tag", '<link rel="x" href="y">'),
+    ("base-tag", '<base href="http://127.0.0.1/">'),
+    ("noscript-block", "<noscript><p>x</p></noscript>"),
+    ("template-block", "<template><p>x</p></template>"),
+    ("body-end-tag", "</body>"),
+    ("html-end-tag", "</html>"),
+    ("nbsp-entity", "&nbsp;"),
+]
+
+
+def head_end() -> Iterator[Doc]:
+    """Which markup ends Chromium's <head> for the late-meta scan: meta at byte 2048 after it."""
+    start = "<!DOCTYPE html><html><head>"
+    meta = f'<meta charset="{REAL}">'
+    for name, ender in HEAD_ENDERS:
+        html = start + ender
+        html += padding("comment", 2048 - len(html)) + meta
+        assert html.index("<meta charset") == 2048
+        html += f'<p id="m">{FR}</p></body></html>\n'
+        yield Doc(
+            f"head-end-{name}",
+            "head_end",
+            f"{ender!r} before a meta at byte 2048",
+            html.encode("cp1252"),
+            true_encoding="windows-1252",
+            expected_marker=FR,
+        )
+
+
+def end_of_input() -> Iterator[Doc]:
+    """A declared document whose last bytes are an incomplete sequence."""
+
+    cases = [
+        ("UTF-8", "utf-8", b"\xe3\x81"),
+        ("UTF-8", "utf-8", b"\xf0\x9f\x98"),
+        ("Shift_JIS", "shift_jis", b"\x82"),
+        ("EUC-JP", "euc_jp", b"\x8f\xa1"),
+        ("gb18030", "gb18030", b"\x81\x30"),
+        ("gb18030", "gb18030", b"\x81\x30\x81"),
+        ("Big5", "big5", b"\xa4"),
+        ("EUC-KR", "euc_kr", b"\xb0"),
+        ("ISO-2022-JP", "iso2022_jp", b"\x1b$"),
+        ("UTF-16LE", "utf-16-le", b"A"),
+        ("UTF-16LE", "utf-16-le", b"\x3d\xd8"),
+        ("UTF-16BE", "utf-16-be", b"\xd8\x3d"),
+    ]
+    langs = {"Big5": "zh-hant", "gb18030": "zh-hans", "EUC-KR": "ko"}
+    for enc, codec, tail in cases:
+        text = SAMPLES[langs.get(enc, "ja")]
+        body = page("", text).encode(codec) + tail
+        yield Doc(
+            f"eof-{enc}-{tail.hex()}",
+            "end_of_input",
+            f"{enc} body ending in {tail.hex()}",
+            body,
+            ct(f"text/html; charset={enc}"),
+            true_encoding=enc,
+            expected_marker=text,
+        )
+        if enc == "UTF-8":
+            yield Doc(
+                f"eof-{enc}-{tail.hex()}-undeclared",
+                "end_of_input",
+                f"undeclared UTF-8 body ending in {tail.hex()}",
+                body,
+                true_encoding=enc,
+                expected_marker=text,
+            )
+
+
+def late_legacy_text() -> Iterator[Doc]:
+    """Undeclared pages whose first non-ASCII bytes come late: what does detection see?"""
+    en = SAMPLES["en"] + " "
+    for lang, enc, codec in (
+        ("ja", "Shift_JIS", "shift_jis"),
+        ("ru", "windows-1251", "cp1251"),
+        ("zh-hans", "GBK", "gbk"),
+    ):
+        for offset in (3000, 20000, 70000):
+            start = '<!DOCTYPE html><html><head><title>t</title></head><body><p id="m">'
+            prefix = (en * (offset // len(en) + 1))[: offset - len(start)]
+            marker = prefix + SAMPLES[lang]
+            body = (start + marker + "</p></body></html>\n").encode(codec)
+            yield Doc(
+                f"late-text-{enc}-{offset}",
+                "undeclared",
+                f"undeclared {enc}, first non-ASCII byte at {offset}",
+                body,
+                true_encoding=enc,
+                expected_marker=marker,
+            )
+
+
 GROUPS = {
     "bom_header_meta": bom_header_meta,
     "meta_forms": meta_forms,
@@ -750,6 +829,9 @@ GROUPS = {
     "undeclared": undeclared_families,
     "undeclared_utf8": undeclared_ascii_utf8,
     "tld": tld_effect,
+    "head_end": head_end,
+    "end_of_input": end_of_input,
+    "late_legacy_text": late_legacy_text,
 }
 
 
@@ -805,7 +887,8 @@ JS_RESULT = """() => {
   const root = document.documentElement;
   const t = root ? root.textContent : null;
   return {charset: document.characterSet, content_type: document.contentType,
-          marker: m ? m.textContent : null, text: (t !== null && t.length <= 3000) ? t : null};
+          marker: m ? m.textContent : null, text: (t !== null && t.length <= 3000) ? t : null,
+          title: document.title};
 }"""
 
 
