@@ -12,7 +12,7 @@ from scrapy_charset.sniffing import Decision, Declaration, Source, decode_html, 
 from tests.hostile.strategies import FRAGMENTS, content_type, hostile_bytes
 
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 urls = st.one_of(
     st.none(),
@@ -62,7 +62,7 @@ def test_decode_html_text_is_the_decision_applied(body, ctype, url) -> None:
     assert text == decode(body, decision.encoding)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     body=bodies,
     pad=st.sampled_from([b"", b"<!--" * 50_000, b"<meta " * 50_000, b"\xe9" * 300_000]),
