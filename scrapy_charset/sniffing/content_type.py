@@ -74,6 +74,9 @@ def collect_http_quoted_string(text: str, position: int, *, extract_value: bool)
 
 def split_header_value(value: str) -> list[str]:
     """Fetch's "get, decode, and split" on an already combined, decoded header value."""
+    if '"' not in value:
+        # Without quotes the algorithm is a plain split (the common case, done in C).
+        return [piece.strip(_HTTP_TAB_OR_SPACE) for piece in value.split(",")]
     values: list[str] = []
     pieces: list[str] = []
     position = 0
@@ -147,7 +150,7 @@ def extract_mime_type(values: Iterable[str]) -> MimeType | None:
     essence: str | None = None
     mime: MimeType | None = None
     for value in values:
-        candidate = parse_mime_type(value)
+        candidate = parse_mime_type(value) if "/" in value else None
         # Fetch skips "*/*" here; Chromium honours its charset (measured), and so do we.
         if candidate is None:
             continue
