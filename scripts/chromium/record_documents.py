@@ -819,6 +819,37 @@ def late_legacy_text() -> Iterator[Doc]:
             )
 
 
+def late_switch() -> Iterator[Doc]:
+    """Text before a late meta whose bytes differ between windows-1252 and windows-1254:
+    is it decoded with the meta's encoding too?"""
+    turkish = b"\xde\xf0\xfd \xd0\xdd\xfe"  # windows-1254 "ŞğıĞİş", windows-1252 "Þðý ÐÝþ"
+    meta = f'<meta charset="{REAL}">'.encode()
+    for offset in (600, 1030, 5120):
+        start = b"<!DOCTYPE html><html><head><title>" + turkish + b"</title>"
+        pad = padding("comment", offset - len(start)).encode()
+        body = start + pad + meta + b'</head><body><p id="m">' + turkish + b"</p></body></html>\n"
+        yield Doc(
+            f"late-switch-title-{offset}",
+            "late_switch",
+            f"windows-1254 title bytes, then meta {REAL} in head at byte {offset}",
+            body,
+            true_encoding="windows-1254",
+            expected_marker="Şğı Ğİş",
+        )
+    for offset in (600, 1000):
+        start = b'<!DOCTYPE html><html><head></head><body><p id="m">' + turkish + b"</p>"
+        pad = padding("spaces", offset - len(start)).encode()
+        body = start + pad + meta + b"</body></html>\n"
+        yield Doc(
+            f"late-switch-body-{offset}",
+            "late_switch",
+            f"windows-1254 body text, then meta {REAL} in body at byte {offset}",
+            body,
+            true_encoding="windows-1254",
+            expected_marker="Şğı Ğİş",
+        )
+
+
 GROUPS = {
     "bom_header_meta": bom_header_meta,
     "meta_forms": meta_forms,
@@ -832,6 +863,7 @@ GROUPS = {
     "head_end": head_end,
     "end_of_input": end_of_input,
     "late_legacy_text": late_legacy_text,
+    "late_switch": late_switch,
 }
 
 
@@ -931,13 +963,30 @@ def record(docs: list[Doc]) -> list[dict[str, Any]]:
     return rows
 
 
+def merge_group(new_rows: list[dict[str, Any]], group: str) -> list[dict[str, Any]]:
+    """The existing fixture with ``group``'s documents replaced, in generation order."""
+    with gzip.open(OUT, "rt", encoding="utf-8") as f:
+        old_rows = [json.loads(line) for line in f]
+    by_id = {row["id"]: row for row in old_rows[1:] if row["group"] != group}
+    by_id.update({row["id"]: row for row in new_rows[1:]})
+    order = [d.id for d in all_docs()]
+    missing = set(order) - set(by_id)
+    assert not missing, f"not recorded yet: {sorted(missing)[:5]}"
+    return [old_rows[0]] + [by_id[doc_id] for doc_id in order]
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=sorted(GROUPS), help="record one group (to stdout only)")
+    parser.add_argument(
+        "--update", action="store_true", help="with --only: replace that group in the fixture"
+    )
     args = parser.parse_args(argv)
     rows = record(all_docs(args.only))
-    if args.only:
+    if args.only and not args.update:
         return 0
+    if args.only:
+        rows = merge_group(rows, args.only)
     with gzip.open(OUT, "wt", encoding="utf-8", compresslevel=9) as f:
         for row in rows:
             f.write(json.dumps(row, ensure_ascii=False) + "\n")

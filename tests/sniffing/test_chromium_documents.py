@@ -85,6 +85,15 @@ def marker_in_source(text: str) -> str | None:
     return text[start:end] if end >= 0 else None
 
 
+def title_in_source(text: str) -> str | None:
+    start = text.find("<title>")
+    end = text.find("</title>", start)
+    if start < 0 or end < 0:
+        return None
+    # document.title strips and collapses ASCII whitespace.
+    return " ".join(text[start + len("<title>") : end].split())
+
+
 def html_documents() -> list[dict[str, Any]]:
     return [d for d in DOCUMENTS if d["id"] not in NOT_HTML]
 
@@ -126,6 +135,9 @@ def test_decode_html_matches_chromium(document: dict[str, Any]) -> None:
         # No markup at all (e.g. the replacement encoding's single U+FFFD): the parser
         # drops leading whitespace before <html> and keeps the rest as text.
         assert text.lstrip(ASCII_WHITESPACE) == chromium_text(document)
+    title = title_in_source(text)
+    if chromium["title"] and title is not None and not NOT_PLAIN_TEXT & set(title):
+        assert title == chromium["title"]
     if document["group"] == "end_of_input" and chromium["text"] is not None:
         # What follows </html> (a newline and the incomplete sequence) ends the body text.
         tail = text[text.rindex("</html>") + len("</html>") :]
