@@ -77,17 +77,12 @@ class _TableDecoder:
 
     def __init__(self, name: str) -> None:
         self.encoding = BY_NAME[name]
-        self.codec, self.fixes, self.suspects = FAST_CJK[name]
+        self.codec, self.fixes, fix_sequences, self.suspects = FAST_CJK[name]
+        # Characters to look at after decoding, with the input bytes that can produce them.
+        self._watched = {**fix_sequences, **self.suspects}
         self._is_gb18030 = name in ("GBK", "gb18030")
         self._units = re.compile(_UNIT_PATTERNS[name])
         self._safe = re.compile(SAFE_BYTE_PATTERNS[name])
-        watched = sorted(set(self.fixes) | set(self.suspects))
-        self._watch = re.compile("[" + "".join(map(re.escape, watched)) + "]") if watched else None
-        self._fix_pattern = (
-            re.compile("[" + "".join(map(re.escape, sorted(self.fixes))) + "]")
-            if self.fixes
-            else None
-        )
         self._table = _UnitTable(self.unit_text)
         self._local = threading.local()
         self._error_name = f"scrapy_charset.whatwg.{name}"
@@ -112,7 +107,9 @@ class _TableDecoder:
         match = self._units.match(data, exc.start)
         assert match is not None  # the last alternative matches any byte
         end = match.end()
-        return self.unit_text(match.group(), end == len(data)), end
+        if end == len(data):
+            return self.unit_text(match.group(), True), end
+        return self._table[match.group()], end
 
     def decode(self, data: bytes) -> str:
         self._local.errors = 32 + len(data) // 512
@@ -120,14 +117,20 @@ class _TableDecoder:
             text = data.decode(self.codec, self._error_name)
         except _TooManyErrors:
             return self.decode_units(data)
-        if self._watch is None or self._watch.search(text) is None:
+        hits = [c for c in self._watched if c in text]
+        if not hits:
             return text
-        for char, sequences in self.suspects.items():
-            if char in text and any(seq in data for seq in sequences):
+        for char in hits:
+            # A suspect character is wrong only if its byte sequences are in the input.
+            if char in self.suspects and any(seq in data for seq in self.suspects[char]):
                 return self.decode_units(data)
-        if self._fix_pattern is not None:
-            fixes = self.fixes
-            text = self._fix_pattern.sub(lambda m: fixes[m.group()], text)
+        hits = [c for c in hits if c in self.fixes]
+        # Every occurrence of a fixed character came from its byte sequences.
+        fixes = {c: self.fixes[c] for c in hits}
+        if any(c in fixes for text_after in fixes.values() for c in text_after):
+            return text.translate({ord(c): fixed for c, fixed in fixes.items()})  # a swap
+        for char, fixed in fixes.items():
+            text = text.replace(char, fixed)
         return text
 
     def decode_units(self, data: bytes) -> str:
@@ -253,9 +256,94 @@ def decode_iso_2022_jp(
     return "".join(parts), state, output, end
 
 
+_ESCAPE_SPLIT = re.compile(rb"(\x1b(?:\([BJI]|\$[@B])?)")
+# JIS X 0208 bytes to EUC-JP's, and any other byte to 0x80, which no ISO-2022-JP text has
+# (ESC, never inside a segment, stays: it separates segments translated in one go).
+_TO_EUC_OR_MARK = bytes(
+    b + 0x80 if 0x21 <= b <= 0x7E else 0x1B if b == 0x1B else 0x80 for b in range(256)
+)
+
+
+def _iso_2022_jp_as_euc_jp(data: bytes) -> bytes | None:
+    """Well-formed ISO-2022-JP as EUC-JP bytes with the same text, else None.
+
+    Well-formed: ASCII bytes only, no SO/SI, only ASCII and JIS X 0208 escape sequences, never
+    two in a row, JIS X 0208 segments of JIS X 0208 bytes and never two such segments in a row.
+    Then JIS X 0208 is EUC-JP's two-byte area shifted by 0x80, and a lone lead byte before an
+    escape sequence gives one error either way (before an ASCII byte EUC-JP restores it).
+    """
+    if not data.isascii() or b"\x0e" in data or b"\x0f" in data:
+        return None
+    alternating = _alternating_as_euc_jp(data)
+    if alternating is not None:
+        return alternating
+    parts = _ESCAPE_SPLIT.split(data)
+    escapes, segments = parts[1::2], parts[2::2]
+    if not escapes:
+        return data
+    if min(map(len, escapes)) != 3 or not all(segments[:-1]):
+        return None  # an ESC that starts no escape sequence, or two escape sequences in a row
+    joined = b"".join(escapes)
+    kinds = joined[1::3]  # "(" for ASCII, "$" for JIS X 0208
+    if b"\x1b(J" in joined or b"\x1b(I" in joined or b"$$" in kinds:
+        return None
+    # Usually the states alternate: translate every other segment in one call.
+    first_jis = _alternating_jis_start(kinds)
+    if first_jis is not None:
+        jis = segments[first_jis::2]
+        segments[first_jis::2] = b"\x1b".join(jis).translate(_TO_EUC_OR_MARK).split(b"\x1b")
+    else:
+        segments = [
+            seg.translate(_TO_EUC_OR_MARK) if kind == 0x24 else seg
+            for kind, seg in zip(kinds, segments, strict=True)
+        ]
+    euc = parts[0] + b"".join(segments)
+    return None if b"\x80" in euc else euc
+
+
+_SO, _SI = b"\x0e", b"\x0f"  # stand-ins for the two escape sequences; absent from the input
+_ONLY_SO_SI = bytes(b for b in range(256) if b not in (0x0E, 0x0F))
+_TO_EUC_KEEP_SO = bytes(
+    b + 0x80 if 0x21 <= b <= 0x7E else 0x0E if b == 0x0E else 0x80 for b in range(256)
+)
+
+
+def _alternating_as_euc_jp(data: bytes) -> bytes | None:
+    """The common shape, ASCII and JIS X 0208 taking turns, with whole-buffer operations only.
+
+    Each escape sequence becomes one separator byte, the buffer is split on it both as it is
+    and shifted to EUC-JP, and every other piece is taken from the shifted copy.
+    """
+    marked = (
+        data.replace(b"\x1b$B", _SO).replace(b"\x1b$@", _SO).replace(b"\x1b(B", _SI)
+    )
+    if b"\x1b" in marked or _SO + _SI in marked or _SI + _SO in marked:
+        return None  # other or broken escape sequences, or two in a row
+    order = marked.translate(None, _ONLY_SO_SI)
+    if order[0::2].strip(_SO) or order[1::2].strip(_SI):
+        return None  # not strictly JIS X 0208, ASCII, JIS X 0208, ...
+    marked = marked.replace(_SI, _SO)
+    pieces = marked.split(_SO)
+    pieces[1::2] = marked.translate(_TO_EUC_KEEP_SO).split(_SO)[1::2]
+    euc = b"".join(pieces)
+    return None if b"\x80" in euc else euc
+
+
+def _alternating_jis_start(kinds: bytes) -> int | None:
+    """0 or 1 if every other escape sequence selects JIS X 0208 starting there, else None."""
+    for start, other in ((0, 1), (1, 0)):
+        jis, ascii_ = kinds[start::2], kinds[other::2]
+        if jis and not jis.strip(b"$") and not ascii_.strip(b"("):
+            return start
+    return None
+
+
 def decode(data: bytes, encoding: Encoding) -> str:
     """The spec's *decode without BOM* for a CJK encoding (error mode replacement)."""
     if encoding.name == "ISO-2022-JP":
+        euc = _iso_2022_jp_as_euc_jp(data)
+        if euc is not None:
+            return table_decoder("EUC-JP").decode(euc)
         return decode_iso_2022_jp(data)[0]
     return table_decoder(encoding.name).decode(data)
 

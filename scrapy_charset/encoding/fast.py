@@ -33,6 +33,20 @@ def charmap_table(encoding_name: str) -> str:
     return _ASCII + SINGLE_BYTE[encoding_name].replace("\x00", "\ufffd")
 
 
+# x-user-defined puts bytes 0x80-0xFF at U+F780-U+F7FF: as UTF-16LE, the byte itself is the
+# low byte and 0x00 or 0xF7 the high byte.
+_X_USER_DEFINED_HIGH = bytes([0x00] * 0x80 + [0xF7] * 0x80)
+
+
+def _decode_x_user_defined(data: bytes) -> str:
+    if data.isascii():
+        return data.decode("ascii")
+    units = bytearray(2 * len(data))
+    units[0::2] = data
+    units[1::2] = data.translate(_X_USER_DEFINED_HIGH)
+    return units.decode("utf-16-le")
+
+
 def _decode_charmap(data: bytes, encoding_name: str) -> str:
     # No table entry is undefined, so "strict" never raises.
     return codecs.charmap_decode(data, "strict", charmap_table(encoding_name))[0]
@@ -49,8 +63,10 @@ def decode_without_bom(data: bytes, encoding: Encoding) -> str:
         return data.decode("utf-16-be", "replace")
     if name == "replacement":
         return "\ufffd" if data else ""
-    if name in SINGLE_BYTE or name == "x-user-defined":
+    if name in SINGLE_BYTE:
         return _decode_charmap(data, name)
+    if name == "x-user-defined":
+        return _decode_x_user_defined(data)
     return cjk.decode(data, encoding)
 
 

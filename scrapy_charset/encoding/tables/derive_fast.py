@@ -150,9 +150,13 @@ def _gb18030_four_byte_units() -> Iterator[tuple[bytes, str | None, str]]:
                 yield _gb18030_four_byte(pointer), c_out, spec_text[i]
 
 
-def derive(name: str) -> tuple[dict[str, str], dict[str, tuple[bytes, ...]]]:
-    """For one encoding: fix-ups (C codec character -> spec text) and suspects (character ->
-    the byte sequences the C codec turns into it where the spec does something else)."""
+Derived = tuple[dict[str, str], dict[str, tuple[bytes, ...]], dict[str, tuple[bytes, ...]]]
+
+
+def derive(name: str) -> Derived:
+    """For one encoding: fix-ups (C codec character -> spec text), the byte sequences behind
+    each fix-up, and suspects (character -> the byte sequences the C codec turns into it where
+    the spec does something else)."""
     codec = C_CODECS[name]
     encoding = BY_NAME[name]
 
@@ -198,13 +202,16 @@ def derive(name: str) -> tuple[dict[str, str], dict[str, tuple[bytes, ...]]]:
         if name in ("gb18030", "GBK") and longer and len(longer[0]) == 2:
             break
     fixes: dict[str, str] = {}
+    fix_sequences: dict[str, tuple[bytes, ...]] = {}
     for out, specs in wrong.items():
         unique = set(specs.values())
         if len(unique) == 1 and out not in good_chars | handler_chars | suspect.keys():
             fixes[out] = unique.pop()
+            fix_sequences[out] = tuple(sorted(specs))
         else:
             suspect.setdefault(out, set()).update(specs)
     return (
         dict(sorted(fixes.items())),
+        dict(sorted(fix_sequences.items())),
         {char: tuple(sorted(seqs)) for char, seqs in sorted(suspect.items())},
     )

@@ -3,8 +3,17 @@
 
 # Derived by sweeping CPython's CJK codecs against the spec's decoders.
 
-# name -> (C codec, {codec char: spec text}, {suspect char: byte sequences})
-FAST_CJK: dict[str, tuple[str, dict[str, str], dict[str, tuple[bytes, ...]]]] = {
+# name -> (C codec, {codec char: spec text}, {codec char: its byte sequences},
+#          {suspect char: the byte sequences the codec reads otherwise})
+FAST_CJK: dict[
+    str,
+    tuple[
+        str,
+        dict[str, str],
+        dict[str, tuple[bytes, ...]],
+        dict[str, tuple[bytes, ...]],
+    ],
+] = {
     'Shift_JIS': (
         'cp932',
         {
@@ -14,10 +23,18 @@ FAST_CJK: dict[str, tuple[str, dict[str, str], dict[str, tuple[bytes, ...]]]] = 
             '\uf8f3': '\ufffd',
         },
         {
+            '\uf8f0': (b'\xa0',),
+            '\uf8f1': (b'\xfd',),
+            '\uf8f2': (b'\xfe',),
+            '\uf8f3': (b'\xff',),
+        },
+        {
         },
     ),
     'EUC-KR': (
         'cp949',
+        {
+        },
         {
         },
         {
@@ -35,6 +52,17 @@ FAST_CJK: dict[str, tuple[str, dict[str, str], dict[str, tuple[bytes, ...]]]] = 
             '\u2609': '\u2299',
             '\u2641': '\u2295',
             '\uff64': '\ufe51',
+        },
+        {
+            '\xa2': (b'\xa2F',),
+            '\xa3': (b'\xa2G',),
+            '\xa5': (b'\xa2D',),
+            '\u2022': (b'\xa1E',),
+            '\u203e': (b'\xa1\xc2',),
+            '\u223c': (b'\xa1\xe3',),
+            '\u2609': (b'\xa1\xf3',),
+            '\u2641': (b'\xa1\xf2',),
+            '\uff64': (b'\xa1N',),
         },
         {
             '\uff0f': (b'\xa2A',),
@@ -67,6 +95,29 @@ FAST_CJK: dict[str, tuple[str, dict[str, str], dict[str, tuple[bytes, ...]]]] = 
             '\ue864': '\u9fbb',
         },
         {
+            '\u1e3f': (b'\x815\xf47',),
+            '\ue5e5': (b'\xa3\xa0',),
+            '\ue78d': (b'\xa6\xd9',),
+            '\ue78e': (b'\xa6\xda',),
+            '\ue78f': (b'\xa6\xdb',),
+            '\ue790': (b'\xa6\xdc',),
+            '\ue791': (b'\xa6\xdd',),
+            '\ue792': (b'\xa6\xde',),
+            '\ue793': (b'\xa6\xdf',),
+            '\ue794': (b'\xa6\xec',),
+            '\ue795': (b'\xa6\xed',),
+            '\ue796': (b'\xa6\xf3',),
+            '\ue7c7': (b'\xa8\xbc',),
+            '\ue81e': (b'\xfeY',),
+            '\ue826': (b'\xfea',),
+            '\ue82b': (b'\xfef',),
+            '\ue82c': (b'\xfeg',),
+            '\ue832': (b'\xfem',),
+            '\ue843': (b'\xfe~',),
+            '\ue854': (b'\xfe\x90',),
+            '\ue864': (b'\xfe\xa0',),
+        },
+        {
         },
     ),
     'GBK': (
@@ -95,6 +146,29 @@ FAST_CJK: dict[str, tuple[str, dict[str, str], dict[str, tuple[bytes, ...]]]] = 
             '\ue864': '\u9fbb',
         },
         {
+            '\u1e3f': (b'\x815\xf47',),
+            '\ue5e5': (b'\xa3\xa0',),
+            '\ue78d': (b'\xa6\xd9',),
+            '\ue78e': (b'\xa6\xda',),
+            '\ue78f': (b'\xa6\xdb',),
+            '\ue790': (b'\xa6\xdc',),
+            '\ue791': (b'\xa6\xdd',),
+            '\ue792': (b'\xa6\xde',),
+            '\ue793': (b'\xa6\xdf',),
+            '\ue794': (b'\xa6\xec',),
+            '\ue795': (b'\xa6\xed',),
+            '\ue796': (b'\xa6\xf3',),
+            '\ue7c7': (b'\xa8\xbc',),
+            '\ue81e': (b'\xfeY',),
+            '\ue826': (b'\xfea',),
+            '\ue82b': (b'\xfef',),
+            '\ue82c': (b'\xfeg',),
+            '\ue832': (b'\xfem',),
+            '\ue843': (b'\xfe~',),
+            '\ue854': (b'\xfe\x90',),
+            '\ue864': (b'\xfe\xa0',),
+        },
+        {
         },
     ),
     'EUC-JP': (
@@ -106,6 +180,14 @@ FAST_CJK: dict[str, tuple[str, dict[str, str], dict[str, tuple[bytes, ...]]]] = 
             '\u2016': '\u2225',
             '\u2212': '\uff0d',
             '\u301c': '\uff5e',
+        },
+        {
+            '\xa2': (b'\xa1\xf1',),
+            '\xa3': (b'\xa1\xf2',),
+            '\xac': (b'\xa2\xcc',),
+            '\u2016': (b'\xa1\xc2',),
+            '\u2212': (b'\xa1\xdd',),
+            '\u301c': (b'\xa1\xc1',),
         },
         {
             '~': (b'\x8f\xa2\xb7',),

@@ -151,29 +151,37 @@ def render_fast_cjk() -> str:
 
     Needs the index modules above to be current (the spec-literal decoders read them).
     """
-    from .derive_fast import C_CODECS, derive
+    from .derive_fast import C_CODECS, Derived, derive
 
     lines = [HEADER, "# Derived by sweeping CPython's CJK codecs against the spec's decoders.", ""]
-    lines.append("# name -> (C codec, {codec char: spec text}, {suspect char: byte sequences})")
-    lines.append(
-        "FAST_CJK: dict[str, tuple[str, dict[str, str], dict[str, tuple[bytes, ...]]]] = {"
-    )
-    derived: dict[str, tuple[dict[str, str], dict[str, tuple[bytes, ...]]]] = {}
+    lines.append("# name -> (C codec, {codec char: spec text}, {codec char: its byte sequences},")
+    lines.append("#          {suspect char: the byte sequences the codec reads otherwise})")
+    lines.append("FAST_CJK: dict[")
+    lines.append("    str,")
+    lines.append("    tuple[")
+    lines.append("        str,")
+    lines.append("        dict[str, str],")
+    lines.append("        dict[str, tuple[bytes, ...]],")
+    lines.append("        dict[str, tuple[bytes, ...]],")
+    lines.append("    ],")
+    lines.append("] = {")
+    derived: dict[str, Derived] = {}
     for name, codec in C_CODECS.items():
         key = "gb18030" if name == "GBK" else name  # one decoder, one codec
         if key not in derived:
             derived[key] = derive(key)
-        fixes, suspects = derived[key]
+        fixes, fix_sequences, suspects = derived[key]
         lines.append(f"    {name!r}: (")
         lines.append(f"        {codec!r},")
         lines.append("        {")
         for char, text in fixes.items():
             lines.append(f"            {ascii(char)}: {ascii(text)},")
         lines.append("        },")
-        lines.append("        {")
-        for char, seqs in suspects.items():
-            lines.append(f"            {ascii(char)}: {seqs!r},")
-        lines.append("        },")
+        for table in (fix_sequences, suspects):
+            lines.append("        {")
+            for char, seqs in table.items():
+                lines.append(f"            {ascii(char)}: {seqs!r},")
+            lines.append("        },")
         lines.append("    ),")
     lines.append("}")
     return "\n".join(lines) + "\n"

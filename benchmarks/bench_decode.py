@@ -1,0 +1,197 @@
+"""Decoding speed and memory of ``scrapy_charset.encoding.decode``, side by side in one run.
+
+For every encoding (but replacement, which reads no bytes): about 1 MB of typical text (a
+sample in the encoding's languages inside HTML markup, encoded with Python's codec), decoded by
+
+- ``decode`` (this project; spec-exact),
+- Python's nearest built-in codec with errors="replace" (the baseline; not spec-exact),
+- turbohtml's ``whatwg-*`` codec, if turbohtml is installed (``import turbohtml.detect``
+  registers them),
+
+each timed ROUNDS times in turn; the ratios are baseline time / other time on the medians
+(above 1 is faster than Python's codec). Then MB/s on 1 MB of random bytes, and the peak
+memory (tracemalloc) of decoding 10 MB of typical text relative to the size of the output.
+
+    python benchmarks/bench_decode.py [--rounds N] [--only NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+
+from scrapy_charset.encoding import ALL_ENCODINGS, Encoding, decode
+
+SAMPLES = {
+    "latin": "Le cœur a ses raisons que la raison ne connaît point. Über die Brücke gehen "
+    "wir später. ¿Dónde está la estación? Smørrebrød, façade, naïve, Ærø, 3 € le café.",
+    "central": "Zażółć gęślą jaźń. Příliš žluťoučký kůň úpěl ďábelské ódy. Árvíztűrő "
+    "tükörfúrógép. Şi ţara întreagă s-a bucurat.",
+    "south": "Ċerv ħelu ġenerali. Ĉiuĵaŭde ŝi manĝas ĝustan ĥoraĉon.",
+    "baltic": "Įlinkęs šešėlis ūkanotą rytą. Ķēniņš gāja pļavā. Õunapuu äärel. Ŋ ŧ ß.",
+    "celtic": "Mae ŵyn a ŷd yn y dyffryn. Ẁ ẃ ẅ ỳ ḃ ċ ḋ ḟ ġ ṁ ṗ ṡ ṫ.",
+    "cyrillic": "Съешь же ещё этих мягких французских булок, да выпей чаю. Ґанок, їжак, "
+    "єнот і Ў.",
+    "greek": "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία. Η γλώσσα μου έδωσαν ελληνική.",
+    "hebrew": "דג סקרן שט בים מאוכזב ולפתע מצא חברה. שָׁלוֹם",
+    "arabic": "نص حكيم له سر قاطع وذو شأن عظيم مكتوب على ثوب أخضر ومغلف بجلد أزرق.",
+    "turkish": "Pijamalı hasta yağız şoföre çabucak güvendi. İstanbul'da ğüşıöç.",
+    "vietnamese": "Tiếng Việt có dấu: Trăm năm trong cõi người ta, chữ tài chữ mệnh khéo là "
+    "ghét nhau.",
+    "thai": "เป็นมนุษย์สุดประเสริฐเลิศคุณค่า กว่าบรรดาฝูงสัตว์เดรัจฉาน",
+    "japanese": "いろはにほへと ちりぬるを。吾輩は猫である。名前はまだ無い。どこで生れたか"
+    "とんと見当がつかぬ。カタカナ、ｶﾀｶﾅ、①②、〜、ー。",
+    "simplified": "中华人民共和国成立于一九四九年。我们的网站提供最新的新闻、体育和娱乐"
+    "信息，欢迎访问！",
+    "traditional": "中華民國的首都是臺北。我們的網站提供最新的新聞、體育和娛樂資訊，"
+    "歡迎瀏覽！",
+    "korean": "다람쥐 헌 쳇바퀴에 타고파. 대한민국의 수도는 서울입니다. 뉴스와 스포츠 정보.",
+}
+LANGUAGES = {
+    "UTF-8": list(SAMPLES),
+    "UTF-16LE": list(SAMPLES),
+    "UTF-16BE": list(SAMPLES),
+    "IBM866": ["cyrillic"],
+    "ISO-8859-2": ["central"],
+    "ISO-8859-3": ["south"],
+    "ISO-8859-4": ["baltic"],
+    "ISO-8859-5": ["cyrillic"],
+    "ISO-8859-6": ["arabic"],
+    "ISO-8859-7": ["greek"],
+    "ISO-8859-8": ["hebrew"],
+    "ISO-8859-8-I": ["hebrew"],
+    "ISO-8859-10": ["baltic"],
+    "ISO-8859-13": ["baltic"],
+    "ISO-8859-14": ["celtic"],
+    "ISO-8859-15": ["latin"],
+    "ISO-8859-16": ["central"],
+    "KOI8-R": ["cyrillic"],
+    "KOI8-U": ["cyrillic"],
+    "macintosh": ["latin"],
+    "windows-874": ["thai"],
+    "windows-1250": ["central"],
+    "windows-1251": ["cyrillic"],
+    "windows-1252": ["latin"],
+    "windows-1253": ["greek"],
+    "windows-1254": ["turkish"],
+    "windows-1255": ["hebrew"],
+    "windows-1256": ["arabic"],
+    "windows-1257": ["baltic"],
+    "windows-1258": ["vietnamese"],
+    "x-mac-cyrillic": ["cyrillic"],
+    "GBK": ["simplified"],
+    "gb18030": ["simplified"],
+    "Big5": ["traditional"],
+    "EUC-JP": ["japanese"],
+    "ISO-2022-JP": ["japanese"],
+    "Shift_JIS": ["japanese"],
+    "EUC-KR": ["korean"],
+    "x-user-defined": ["latin"],
+}
+MB = 1 << 20
+
+
+def typical_text(encoding: Encoding, size: int) -> bytes:
+    """About ``size`` bytes of HTML in ``encoding``'s languages, encoded by Python's codec."""
+    paragraphs = [
+        f'<p class="l-{name}"><a href="/articles/{i}">{SAMPLES[name]}</a></p>\n'
+        for i, name in enumerate(LANGUAGES[encoding.name])
+    ]
+    block = ("<div>\n" + "".join(paragraphs) + "</div>\n").encode(
+        encoding.python_codec, "xmlcharrefreplace"
+    )
+    return block * (size // len(block) + 1)
+
+
+def turbohtml_decoder(encoding: Encoding) -> Callable[[bytes], str] | None:
+    try:
+        import turbohtml.detect  # noqa: F401  (registers the whatwg-* codecs)
+    except ImportError:
+        return None
+    name = f"whatwg-{encoding.name.lower()}"
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        return None
+    return lambda data: data.decode(name)
+
+
+def median_seconds(functions: list[Callable[[], object]], rounds: int) -> list[float]:
+    """Median wall time of each function, run in turn ``rounds`` times."""
+    times: list[list[float]] = [[] for _ in functions]
+    for _ in range(rounds):
+        for i, function in enumerate(functions):
+            start = time.perf_counter()
+            function()
+            times[i].append(time.perf_counter() - start)
+    return [statistics.median(t) for t in times]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--only", nargs="*", default=None)
+    args = parser.parse_args(argv)
+    encodings = [e for e in ALL_ENCODINGS if e.name != "replacement"]
+    if args.only:
+        encodings = [e for e in encodings if e.name in args.only]
+
+    print(f"Python {sys.version.split()[0]}; medians of {args.rounds} rounds; ~1 MB each")
+    print(f"{'encoding':16} {'ours MB/s':>10} {'python MB/s':>12} {'ratio':>7} {'turbohtml':>10}")
+    worst: tuple[float, str] = (float("inf"), "")
+    for encoding in encodings:
+        data = typical_text(encoding, MB)
+        baseline = encoding.python_codec
+        turbo = turbohtml_decoder(encoding)
+        functions: list[Callable[[], object]] = [
+            lambda: decode(data, encoding),
+            lambda: data.decode(baseline, "replace"),
+        ]
+        if turbo is not None:
+            functions.append(lambda: turbo(data))
+        seconds = median_seconds(functions, args.rounds)
+        ratio = seconds[1] / seconds[0]
+        turbo_ratio = f"{seconds[1] / seconds[2]:9.2f}x" if turbo is not None else "       n/a"
+        size = len(data) / MB
+        print(
+            f"{encoding.name:16} {size / seconds[0]:10.1f} {size / seconds[1]:12.1f} "
+            f"{ratio:6.2f}x {turbo_ratio}"
+        )
+        worst = min(worst, (ratio, encoding.name))
+    print(f"worst ratio: {worst[0]:.2f}x ({worst[1]})")
+
+    print("\nrandom bytes, 1 MB (ours):")
+    rng = random.Random(5)
+    noise = bytes(rng.getrandbits(8) for _ in range(MB))
+    slowest: tuple[float, str] = (float("inf"), "")
+    for encoding in encodings:
+        (seconds,) = median_seconds([lambda: decode(noise, encoding)], 3)
+        speed = len(noise) / MB / seconds
+        print(f"{encoding.name:16} {speed:8.1f} MB/s")
+        slowest = min(slowest, (speed, encoding.name))
+    print(f"slowest on random bytes: {slowest[0]:.1f} MB/s ({slowest[1]})")
+
+    print("\npeak memory decoding 10 MB of typical text (tracemalloc peak / output size):")
+    highest: tuple[float, str] = (0.0, "")
+    for encoding in encodings:
+        data = typical_text(encoding, 10 * MB)
+        tracemalloc.start()
+        text = decode(data, encoding)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        ratio = peak / sys.getsizeof(text)
+        print(f"{encoding.name:16} {ratio:6.2f}x")
+        highest = max(highest, (ratio, encoding.name))
+        del text
+    print(f"highest memory ratio: {highest[0]:.2f}x ({highest[1]})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
