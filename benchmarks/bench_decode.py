@@ -25,6 +25,7 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
+from functools import partial
 
 from scrapy_charset.encoding import ALL_ENCODINGS, Encoding, decode
 
@@ -135,7 +136,7 @@ def median_seconds(functions: list[Callable[[], object]], rounds: int) -> list[f
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--only", nargs="*", default=None)
     args = parser.parse_args(argv)
     encodings = [e for e in ALL_ENCODINGS if e.name != "replacement"]
@@ -150,11 +151,11 @@ def main(argv: list[str] | None = None) -> int:
         baseline = encoding.python_codec
         turbo = turbohtml_decoder(encoding)
         functions: list[Callable[[], object]] = [
-            lambda: decode(data, encoding),
-            lambda: data.decode(baseline, "replace"),
+            partial(decode, data, encoding),
+            partial(data.decode, baseline, "replace"),
         ]
         if turbo is not None:
-            functions.append(lambda: turbo(data))
+            functions.append(partial(turbo, data))
         seconds = median_seconds(functions, args.rounds)
         ratio = seconds[1] / seconds[0]
         turbo_ratio = f"{seconds[1] / seconds[2]:9.2f}x" if turbo is not None else "       n/a"
@@ -171,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     noise = bytes(rng.getrandbits(8) for _ in range(MB))
     slowest: tuple[float, str] = (float("inf"), "")
     for encoding in encodings:
-        (seconds,) = median_seconds([lambda: decode(noise, encoding)], 3)
+        (seconds,) = median_seconds([partial(decode, noise, encoding)], 3)
         speed = len(noise) / MB / seconds
         print(f"{encoding.name:16} {speed:8.1f} MB/s")
         slowest = min(slowest, (speed, encoding.name))
