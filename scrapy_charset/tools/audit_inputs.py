@@ -208,24 +208,11 @@ def read_file_page(path: Path, info: FileInfo | None, default_content_type: str 
 # -- Scrapy HTTP cache (FilesystemCacheStorage) ------------------------------------------------
 
 
-def entry_is_gzipped(entry: Path) -> bool:
-    """Whether the entry was stored with HTTPCACHE_GZIP=True (every file gzip'd).
-
-    Told from the metadata and header files, which never start with the gzip magic otherwise;
-    the body can, when the server sent it gzip-compressed.
-    """
-    for name in ("response_headers", "meta", "pickled_meta"):
-        try:
-            with (entry / name).open("rb") as fh:
-                return fh.read(2) == b"\x1f\x8b"
-        except OSError:
-            continue
-    return False
-
-
-def _read_entry_file(path: Path, gzipped: bool) -> bytes:
-    data = path.read_bytes()
-    return gzip.decompress(data) if gzipped else data
+def _read_optional(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
 
 
 class _PlainDataUnpickler(pickle.Unpickler):
@@ -235,30 +222,34 @@ class _PlainDataUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"refusing to load {module}.{name} from a cache entry")
 
 
-def read_cache_meta(entry: Path, gzipped: bool = False) -> dict[str, Any]:
-    """The entry's metadata: ``meta`` (a dict literal) or else ``pickled_meta``.
+def _parse_pickled_meta(data: bytes) -> Any:
+    return _PlainDataUnpickler(io.BytesIO(data)).load()
 
-    Raises OSError/ValueError when neither is present and usable.
-    """
-    meta_path, pickled_path = entry / "meta", entry / "pickled_meta"
+
+def _parse_meta(data: bytes) -> Any:
+    return ast.literal_eval(data.decode("utf-8"))
+
+
+def parse_cache_meta(
+    pickled: bytes | None, literal: bytes | None, gzipped: bool = False
+) -> dict[str, Any]:
+    """The entry's metadata from ``pickled_meta`` (what Scrapy reads) or else ``meta`` (its
+    ``repr``). Raises ValueError when neither is present and usable."""
     problems: list[str] = []
-    if meta_path.is_file():
+    for name, data, parse in (
+        ("pickled_meta", pickled, _parse_pickled_meta),
+        ("meta", literal, _parse_meta),
+    ):
+        if data is None:
+            continue
         try:
-            value = ast.literal_eval(_read_entry_file(meta_path, gzipped).decode("utf-8"))
-            if isinstance(value, dict):
-                return value
-            problems.append("meta is not a dict")
-        except (ValueError, SyntaxError, UnicodeDecodeError, OSError, EOFError) as exc:
-            problems.append(f"unreadable meta ({describe_error(exc)})")
-    if pickled_path.is_file():
-        try:
-            data = _read_entry_file(pickled_path, gzipped)
-            value = _PlainDataUnpickler(io.BytesIO(data)).load()
-            if isinstance(value, dict):
-                return value
-            problems.append("pickled_meta is not a dict")
-        except (pickle.UnpicklingError, ValueError, EOFError, OSError, IndexError) as exc:
-            problems.append(f"unreadable pickled_meta ({describe_error(exc)})")
+            value = parse(gzip.decompress(data) if gzipped else data)
+        except Exception as exc:  # noqa: BLE001 - any damage is reported with the entry
+            problems.append(f"unreadable {name} ({describe_error(exc)})")
+            continue
+        if isinstance(value, dict):
+            return value
+        problems.append(f"{name} is not a dict")
     if not problems:
         raise ValueError("cache entry without metadata (no meta or pickled_meta file)")
     raise ValueError("; ".join(problems))
@@ -268,12 +259,21 @@ def read_cache_entry(entry: Path, skip_non_html: bool = True) -> Page:
     origin = str(entry)
     url: str | None = None
     try:
-        gzipped = entry_is_gzipped(entry)
-        meta = read_cache_meta(entry, gzipped)
+        raw_headers = _read_optional(entry / "response_headers")
+        pickled = _read_optional(entry / "pickled_meta")
+        literal = _read_optional(entry / "meta")
+        # HTTPCACHE_GZIP=True gzips every file of an entry. Tell by the header and metadata
+        # files, which never start with the gzip magic otherwise (a body can: Content-Encoding).
+        first = next((d for d in (raw_headers, literal, pickled) if d is not None), b"")
+        gzipped = first[:2] == b"\x1f\x8b"
+        meta = parse_cache_meta(pickled, literal, gzipped)
         url = str(meta.get("response_url") or meta.get("url") or "") or None
         status = meta.get("status")
-        raw_headers = _read_entry_file(entry / "response_headers", gzipped)
-        body = _read_entry_file(entry / "response_body", gzipped)
+        if raw_headers is None:
+            raise ValueError("cache entry without response_headers")
+        body = (entry / "response_body").read_bytes()
+        if gzipped:
+            raw_headers, body = gzip.decompress(raw_headers), gzip.decompress(body)
         headers = parse_raw_headers(raw_headers)
         body = decode_content_encoding(body, header_values(headers, "content-encoding"))
     except (OSError, ValueError, EOFError) as exc:

@@ -1,0 +1,199 @@
+"""How fast the audit reads and audits stored pages: files, a Scrapy HTTP cache and a WARC.
+
+Generates N pages of about 30 KB in a mix of real encodings and declarations, stores them
+three ways, and runs the whole audit (reading, sniffing, browser decoding, the requests,
+Scrapy and UTF-8 reproductions, comparison, JSON lines output) on one CPU core. Prints
+pages/s per mode (median of R runs) against the 500 pages/s target, and the share of the
+per-page time each stage takes (median of R in-memory runs over the same pages).
+
+    python benchmarks/bench_audit.py [--pages 400] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import pickle
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from scrapy_charset.sniffing import decode_html, sniff
+from scrapy_charset.tools.audit import build_parser
+from scrapy_charset.tools.audit import run as audit_run
+from scrapy_charset.tools.audit_compare import audit_page, requests_text, scrapy_text
+from scrapy_charset.tools.audit_inputs import LocalInputs, Page, iter_local_pages
+
+TARGET_PAGES_PER_SECOND = 500
+PAGE_SIZE = 30_000
+
+# (language sentence, Python codec to store it, header charset or None, how it is declared)
+KINDS: tuple[tuple[str, str, str | None, str], ...] = (
+    ("Die Straße führt über die Brücke zum Größten Platz der Stadt.", "utf-8", None, "meta"),
+    ("Le café crème est servi à la française, très chaud.", "utf-8", None, "none"),
+    ("Погода в Москве сегодня будет тёплой и солнечной.", "cp1251", None, "meta"),
+    ("今日は天気が良いので、公園を散歩しましょう。", "cp932", "Shift_JIS", "header"),
+    ("今天的新闻报道了经济发展和科技进步的消息。", "gbk", None, "meta"),
+    ("오늘 서울의 날씨는 맑고 따뜻하겠습니다.", "cp949", "EUC-KR", "header"),
+    ("Ελληνικά νέα για την οικονομία και τον πολιτισμό.", "utf-8", None, "bom"),
+    ("Hyvää päivää, tämä on suomenkielinen sivu.", "cp1252", "windows-1252", "header"),
+)
+TLDS = ("de", "fr", "ru", "jp", "cn", "kr", "gr", "fi")
+
+
+def make_page(index: int) -> tuple[str, bytes, str]:
+    """(url, body, Content-Type) of the index-th page: about PAGE_SIZE bytes."""
+    sentence, codec, header, declared = KINDS[index % len(KINDS)]
+    label = {"cp1251": "windows-1251", "cp932": "Shift_JIS", "cp949": "EUC-KR"}.get(codec, codec)
+    meta = f'<meta charset="{label}">' if declared == "meta" else ""
+    head = f"<!DOCTYPE html><html><head>{meta}<title>Page {index}</title></head><body>\n"
+    paragraph = f'<p class="text">{sentence} <a href="/p/{index}">{index}</a></p>\n'
+    size = len(paragraph.encode(codec))
+    body_text = head + paragraph * (PAGE_SIZE // size) + "</body></html>\n"
+    body = body_text.encode(codec)
+    if declared == "bom":
+        body = b"\xef\xbb\xbf" + body
+    content_type = f"text/html; charset={header}" if header else "text/html"
+    url = f"http://www{index}.example.{TLDS[index % len(TLDS)]}/page/{index}"
+    return url, body, content_type
+
+
+def write_files(root: Path, pages: list[tuple[str, bytes, str]]) -> list[str]:
+    folder = root / "files"
+    folder.mkdir()
+    rows = ["path\tcontent_type\turl"]
+    for number, (url, body, content_type) in enumerate(pages):
+        (folder / f"{number}.html").write_bytes(body)
+        rows.append(f"files/{number}.html\t{content_type}\t{url}")
+    (root / "files.tsv").write_text("\n".join(rows) + "\n", "utf-8")
+    return [str(folder), "--sidecar", str(root / "files.tsv")]
+
+
+def write_cache(root: Path, pages: list[tuple[str, bytes, str]]) -> list[str]:
+    """Entries as Scrapy's FilesystemCacheStorage writes them."""
+    for number, (url, body, content_type) in enumerate(pages):
+        key = f"{number:040x}"
+        entry = root / "cache" / "bench" / key[:2] / key
+        entry.mkdir(parents=True)
+        meta = {"url": url, "method": "GET", "status": 200, "response_url": url,
+                "timestamp": 0.0}
+        (entry / "meta").write_bytes(repr(meta).encode())
+        (entry / "pickled_meta").write_bytes(pickle.dumps(meta, protocol=4))
+        (entry / "response_headers").write_bytes(f"Content-Type: {content_type}\r\n".encode())
+        (entry / "response_body").write_bytes(body)
+    return ["--httpcache", str(root / "cache")]
+
+
+def write_warc(root: Path, pages: list[tuple[str, bytes, str]]) -> list[str]:
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    path = root / "pages.warc.gz"
+    with path.open("wb") as fh:
+        writer = WARCWriter(fh, gzip=True)
+        for url, body, content_type in pages:
+            http = StatusAndHeaders("200 OK", [("Content-Type", content_type)],
+                                    protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(
+                url, "response", payload=io.BytesIO(body), http_headers=http, length=len(body)
+            ))
+    return [str(path)]
+
+
+def timed(action: Callable[[], object]) -> float:
+    """CPU seconds of this process: on a shared machine, what one core really spent."""
+    start = time.process_time()
+    action()
+    return time.process_time() - start
+
+
+
+
+def audit_once(args: list[str]) -> None:
+    opts = build_parser().parse_args([*args, "--format", "jsonl", "--fail-on-error"])
+    status = audit_run(opts, stdout=io.StringIO(), stderr=io.StringIO())
+    if status != 0:
+        raise SystemExit(f"audit failed with status {status}")
+
+
+def read_only(args: list[str]) -> list[Page]:
+    opts = build_parser().parse_args(args)
+    inputs = LocalInputs(
+        paths=[Path(p) for p in opts.inputs] + ([Path(opts.httpcache)] if opts.httpcache else []),
+        sidecar=opts.sidecar,
+    )
+    return list(iter_local_pages(inputs))
+
+
+def stage_seconds(pages: Iterable[Page]) -> dict[str, float]:
+    """Seconds each stage takes over all pages (one pass each)."""
+    pages = list(pages)
+    stages: dict[str, float] = {}
+    stages["sniffing"] = timed(
+        lambda: [sniff(p.body, p.content_types, url=p.url) for p in pages]
+    )
+    browser = timed(lambda: [decode_html(p.body, p.content_types, url=p.url) for p in pages])
+    stages["browser decoding"] = max(browser - stages["sniffing"], 0.0)
+    stages["requests .text"] = timed(lambda: [requests_text(p.body, p.content_types)
+                                              for p in pages])
+    stages["Scrapy .text"] = timed(lambda: [scrapy_text(p.body, p.content_types, p.url)
+                                            for p in pages])
+    stages["utf-8 decode"] = timed(lambda: [p.body.decode("utf-8", "replace") for p in pages])
+    whole = timed(lambda: [audit_page(p, decode_html) for p in pages])
+    stages["records and comparison"] = max(whole - sum(stages.values()), 0.0)
+    return stages
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=400)
+    parser.add_argument("--repeat", type=int, default=5)
+    opts = parser.parse_args(argv)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    pages = [make_page(i) for i in range(opts.pages)]
+    mean_kb = sum(len(b) for _, b, _ in pages) / len(pages) / 1000
+    print(f"{len(pages)} pages, mean {mean_kb:.1f} KB, {len(KINDS)} encodings/declarations,"
+          f" one core, median of {opts.repeat} runs; pages/s from CPU time, wall clock beside")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        modes = {
+            "files": write_files(root, pages),
+            "httpcache": write_cache(root, pages),
+            "warc": write_warc(root, pages),
+        }
+        audit_once(modes["files"])  # warm-up: imports, caches
+        print(f"\n{'mode':<10} {'pages/s':>8} {'x target':>9} {'reading share':>14}"
+              f" {'wall pages/s':>13}")
+        rates: dict[str, float] = {}
+        for mode, args in modes.items():
+            cpu, clock = [], []
+            for _ in range(opts.repeat):
+                started = time.perf_counter()
+                cpu.append(timed(lambda: audit_once(args)))  # noqa: B023 - called at once
+                clock.append(time.perf_counter() - started)
+            whole = statistics.median(cpu)
+            reading = statistics.median(timed(lambda: read_only(args))  # noqa: B023
+                                        for _ in range(opts.repeat))
+            rates[mode] = len(pages) / whole
+            print(f"{mode:<10} {rates[mode]:>8.0f} {rates[mode] / TARGET_PAGES_PER_SECOND:>8.2f}x"
+                  f" {reading / whole:>13.0%} {len(pages) / statistics.median(clock):>13.0f}")
+        in_memory = read_only(modes["files"])
+    runs = [stage_seconds(in_memory) for _ in range(opts.repeat)]
+    medians = {name: statistics.median(run[name] for run in runs) for name in runs[0]}
+    total = sum(medians.values())
+    print(f"\nper-page audit time, in memory: {total / len(pages) * 1000:.2f} ms/page")
+    for name, seconds in medians.items():
+        print(f"  {name:<24} {seconds / total:>6.1%}")
+    slowest = min(rates.values())
+    verdict = "met" if slowest >= TARGET_PAGES_PER_SECOND else "NOT met"
+    print(f"\ntarget {TARGET_PAGES_PER_SECOND} pages/s: {verdict} (slowest mode {slowest:.0f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
