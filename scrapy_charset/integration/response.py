@@ -161,6 +161,7 @@ class CharsetResponseMixin:
     _charset_decision: Decision | None
     _charset_json: Any
     _encoding: str | None
+    _url: str
     body: bytes
     url: str
     headers: Any
@@ -170,6 +171,14 @@ class CharsetResponseMixin:
         self._charset_text = None
         self._charset_decision = None
         self._charset_json = _UNSET
+
+    def _set_url(self, url: str) -> None:
+        # Scrapy < 2.12 reads self.encoding here (to no effect on a str URL), which would
+        # decode the body before it is set: store the URL as it is instead.
+        if isinstance(url, str):
+            self._url = url
+        else:
+            super()._set_url(url)  # type: ignore[misc]
 
     def charset_preset(self, text: str, decision: Decision) -> None:
         """Store the text and decision the middleware already computed for this body."""

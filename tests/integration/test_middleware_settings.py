@@ -39,14 +39,24 @@ def test_values_from_the_command_line_are_strings() -> None:
                 "CHARSET_RESPONSE_TYPES": "html,XML",
                 "CHARSET_TLD_HINT": "0",
                 "CHARSET_FORCE_ENCODING": "latin1",
-                "CHARSET_DETECTOR": "chardetng",
+                "CHARSET_DETECTOR": "charset_normalizer",
             }
         ).settings
     )
     assert config.response_types == frozenset({"html", "xml"})
     assert config.tld_hint is False
     assert config.force_encoding == lookup("windows-1252")  # "latin1" is a windows-1252 label
-    assert isinstance(config.detector, ChardetngDetector)
+    assert config.detector is DEFAULT_DETECTOR
+
+
+def test_chardetng_detector_needs_its_extra() -> None:
+    try:
+        import chardetng_py  # noqa: F401
+    except ImportError:
+        with pytest.raises(CharsetSettingsError, match="chardetng"):
+            load_detector("chardetng")
+    else:
+        assert isinstance(load_detector("chardetng"), ChardetngDetector)
 
 
 @pytest.mark.parametrize(
