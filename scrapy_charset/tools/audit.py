@@ -88,8 +88,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--glob", metavar="PATTERN", help="in folders, only files matching this")
     group.add_argument(
         "--all-types", action="store_true",
-        help="cache and WARC inputs: also audit non-HTML and non-2xx responses (by default "
-        "they are counted as skipped)",
+        help="URL, cache and WARC inputs: also audit non-HTML responses (and stored non-2xx "
+        "ones); by default they are counted as skipped",
     )
     group = parser.add_argument_group("audit output")
     group.add_argument(
@@ -147,8 +147,12 @@ class Plan:
     problems: list[Page] = field(default_factory=list)  # inputs that failed before reading
 
     @property
+    def has_local(self) -> bool:
+        return bool(self.local.paths) or self.local.sidecar is not None
+
+    @property
     def empty(self) -> bool:
-        return not self.urls and not self.local.paths and self.local.sidecar is None
+        return not self.urls and not self.has_local
 
 
 def read_url_list(name: str, stdin: TextIO) -> list[str]:
@@ -320,7 +324,8 @@ def run(
         audit = Audit(
             Writer(out, opts.output_format, opts.summary_only),
             summary,
-            Progress(progress_on, total=len(plan.urls) or None, stream=stderr),
+            # A bar only when the number of pages is known up front: URLs alone.
+            Progress(progress_on, total=None if plan.has_local else len(plan.urls), stream=stderr),
             browser or default_browser_decoder(),
             opts.fail_on,
             max(opts.examples, 0),
@@ -330,7 +335,9 @@ def run(
         if plan.urls:
             from .audit_crawl import crawl
 
-            crawl(plan.urls, _settings(settings), audit.add, crawler_process)
+            crawl(
+                plan.urls, _settings(settings), audit.add, crawler_process, not opts.all_types
+            )
         audit.progress.close()
         audit.writer.finish(summary, audit.table_extra())
         if opts.output and opts.output_format != "table":

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import scrapy
 from scrapy.spidermiddlewares.httperror import HttpError
 
-from .audit_inputs import KIND_URL, Page, describe_error, failed
+from .audit_inputs import KIND_URL, Page, describe_error, failed, skip_reason
 
 if TYPE_CHECKING:
     from scrapy.http import Response
@@ -32,10 +32,17 @@ class AuditSpider(scrapy.Spider):
 
     name = "charset_audit"
 
-    def __init__(self, urls: Sequence[str] = (), sink: Sink | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        urls: Sequence[str] = (),
+        sink: Sink | None = None,
+        skip_non_html: bool = True,
+        **kwargs: Any,
+    ):
         super().__init__(**kwargs)
         self.urls = list(urls)
         self.sink: Sink = sink or (lambda page: None)
+        self.skip_non_html = skip_non_html
 
     async def start(self) -> AsyncIterator[Any]:  # Scrapy >= 2.13
         for request in self.start_requests():
@@ -58,7 +65,7 @@ class AuditSpider(scrapy.Spider):
             yield request
 
     def parse(self, response: Response, **kwargs: Any) -> None:
-        self.sink(page_from_response(response))
+        self.sink(page_from_response(response, self.skip_non_html))
 
     def failed(self, failure: Failure) -> None:
         request = failure.request  # type: ignore[attr-defined]
@@ -73,11 +80,14 @@ class AuditSpider(scrapy.Spider):
         self.sink(page)
 
 
-def page_from_response(response: Response) -> Page:
+def page_from_response(response: Response, skip_non_html: bool = True) -> Page:
     content_types = tuple(
         value.decode("latin-1") for value in response.headers.getlist(b"Content-Type")
     )
+    # Error statuses never get here (they are failures); only the media type can skip.
+    skipped = skip_reason(None, content_types) if skip_non_html else None
     return Page(
+        skipped=skipped,
         kind=KIND_URL,
         origin=response.meta.get("charset_audit_url", response.url),
         body=response.body,
@@ -109,7 +119,13 @@ def make_crawler_process(settings: Settings) -> Any:
     return crawler.CrawlerProcess(settings)
 
 
-def crawl(urls: Sequence[str], settings: Settings, sink: Sink, process: Any = None) -> None:
+def crawl(
+    urls: Sequence[str],
+    settings: Settings,
+    sink: Sink,
+    process: Any = None,
+    skip_non_html: bool = True,
+) -> None:
     """Fetch ``urls`` with ``settings`` (blocking until done), calling ``sink`` once per URL."""
     if not urls:
         return
@@ -123,7 +139,7 @@ def crawl(urls: Sequence[str], settings: Settings, sink: Sink, process: Any = No
         reported.add(page.origin)
         sink(page)
 
-    process.crawl(AuditSpider, urls=pending, sink=report)
+    process.crawl(AuditSpider, urls=pending, sink=report, skip_non_html=skip_non_html)
     process.start()
     # A crawl stopped early (Ctrl-C, CLOSESPIDER_*, a shutdown) still accounts for every URL.
     for url in pending:

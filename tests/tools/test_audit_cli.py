@@ -69,7 +69,9 @@ def _make_project(root: Path) -> Path:
 
 
 def test_scrapy_command_outside_a_project(mix_server: LocalServer, tmp_path: Path) -> None:
-    urls = [page.url for page in MIX] + [MISSING]
+    mix_server.add("/logo.png", html(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "image/png"))
+    image = "http://www.example.com/logo.png"
+    urls = [page.url for page in MIX] + [MISSING, image]
     result = _run(
         [SCRAPY, "charset-audit", *urls, "--format", "jsonl",
          "-s", "AUTOTHROTTLE_START_DELAY=0"],
@@ -79,6 +81,10 @@ def test_scrapy_command_outside_a_project(mix_server: LocalServer, tmp_path: Pat
     assert_mix_summary(result.summary(), errors=1, errors_group="de")
     gone = next(row for row in result.pages() if row["url"] == MISSING)
     assert (gone["error"], gone["status"]) == ("HTTP status 404", 404)
+    logo = next(row for row in result.pages() if row["url"] == image)
+    assert (logo["skipped"], logo["encoding"]) == ("not HTML: image/png", None)
+    com = next(r for r in result.jsonl() if r["type"] == "summary" and r["group"] == "com")
+    assert (com["pages"], com["skipped"]) == (3, 1)
     # Outside a project the crawl is polite by default: robots.txt is asked for.
     assert mix_server.received("/robots.txt")
     assert not (tmp_path / ".scrapy").exists()
