@@ -850,6 +850,99 @@ def late_switch() -> Iterator[Doc]:
         )
 
 
+def extra_declarations() -> Iterator[Doc]:
+    """XML declaration variants, BOM-less UTF-16 XML declarations, meta order with late metas."""
+    real = f'<meta charset="{REAL}">'
+    xml_variants = [
+        ("upper", f'<?XML version="1.0" encoding="{REAL}"?>'),
+        ("spaces-eq", f'<?xml version="1.0" encoding = "{REAL}"?>'),
+        ("unquoted", f"<?xml version=1.0 encoding={REAL}?>"),
+        ("no-version", f'<?xml encoding="{REAL}"?>'),
+        ("long-1100", '<?xml version="1.0"' + " " * 1100 + f'encoding="{REAL}"?>'),
+        ("long-300", '<?xml version="1.0"' + " " * 300 + f'encoding="{REAL}"?>'),
+        ("after-comment", f'<!-- c --><?xml version="1.0" encoding="{REAL}"?>'),
+        ("unknown-label", '<?xml version="1.0" encoding="utf-7"?>'),
+        ("x-user-defined", '<?xml version="1.0" encoding="x-user-defined"?>'),
+    ]
+    for name, xml in xml_variants:
+        doc = fr_doc(f"xml-{name}", "extra", f"XML declaration variant: {xml[:60]!r}", "")
+        doc.body = xml.encode() + b"\n" + doc.body
+        yield doc
+    doc = fr_doc("xml-after-utf8-bom", "extra", "UTF-8 BOM then XML declaration windows-1254", "")
+    doc.body = b"\xef\xbb\xbf" + f'<?xml version="1.0" encoding="{REAL}"?>'.encode() + doc.body
+    doc.true_encoding = "UTF-8"
+    yield doc
+    ru = SAMPLES["ru"]
+    for enc, codec in (("UTF-16LE", "utf-16-le"), ("UTF-16BE", "utf-16-be")):
+        for label in ("utf-16", "windows-1251"):
+            html = f'<?xml version="1.0" encoding="{label}"?>' + page("", ru)
+            yield Doc(
+                f"xml-{enc}-nobom-{label}",
+                "extra",
+                f"{enc} body without BOM starting with <?xml encoding={label}",
+                html.encode(codec),
+                true_encoding=enc,
+                expected_marker=ru,
+            )
+    ru_doc = page('<meta charset="utf-7">', ru).encode("cp1251")
+    yield Doc(
+        "meta-unknown-ru-1251",
+        "extra",
+        "meta utf-7 on a windows-1251 Russian page",
+        ru_doc,
+        true_encoding="windows-1251",
+        expected_marker=ru,
+    )
+    start = "<!DOCTYPE html><html><head>"
+    for name, first in (
+        ("unknown", '<meta charset="foo">'),
+        ("decoy", f'<meta charset="{DECOY}">'),
+        ("refresh", '<meta http-equiv="refresh" content="30">'),
+    ):
+        html = start + first
+        html += padding("comment", 2048 - len(html)) + real
+        html += f'</head><body><p id="m">{FR}</p></body></html>\n'
+        yield Doc(
+            f"late-after-{name}-meta",
+            "extra",
+            f"{first} early, {real} at byte 2048 in head",
+            html.encode("cp1252"),
+            true_encoding="windows-1252",
+            expected_marker=FR,
+        )
+    html = start + padding("comment", 2048 - len(start)) + real
+    html += padding("comment", 1000) + f'<meta charset="{DECOY}">'
+    html += f'</head><body><p id="m">{FR}</p></body></html>\n'
+    yield Doc(
+        "late-two-metas",
+        "extra",
+        f"{real} at 2048 then {DECOY} at ~3050, both in head",
+        html.encode("cp1252"),
+        true_encoding="windows-1252",
+        expected_marker=FR,
+    )
+    html = start + padding("comment", 2048 - len(start)) + '<meta charset="utf-16">'
+    html += f'</head><body><p id="m">{FR}</p></body></html>\n'
+    yield Doc(
+        "late-utf16-meta",
+        "extra",
+        "meta utf-16 at byte 2048 in head, windows-1252 body",
+        html.encode("cp1252"),
+        true_encoding="windows-1252",
+        expected_marker=FR,
+    )
+    html = start + padding("comment", 2048 - len(start)) + '<meta charset="iso-2022-kr">'
+    html += f'</head><body><p id="m">{FR}</p></body></html>\n'
+    yield Doc(
+        "late-replacement-meta",
+        "extra",
+        "meta iso-2022-kr at byte 2048 in head",
+        html.encode("cp1252"),
+        true_encoding="windows-1252",
+        expected_marker=FR,
+    )
+
+
 GROUPS = {
     "bom_header_meta": bom_header_meta,
     "meta_forms": meta_forms,
@@ -864,6 +957,7 @@ GROUPS = {
     "end_of_input": end_of_input,
     "late_legacy_text": late_legacy_text,
     "late_switch": late_switch,
+    "extra": extra_declarations,
 }
 
 
