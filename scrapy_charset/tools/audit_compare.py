@@ -124,9 +124,12 @@ def host_of(url: str | None) -> str:
 
 
 def tld_of(host: str) -> str:
-    """The last label of the host name; ``(ip)`` for an address, ``(none)`` without a host."""
+    """The last label of the host name; ``(ip)`` for an address, ``(none)`` without a host,
+    ``(invalid)`` for what cannot be a host name."""
     if not host:
         return "(none)"
+    if any(c.isspace() or c in "<>\"{}|\\^`" for c in host):
+        return "(invalid)"
     try:
         ipaddress.ip_address(host)
         return "(ip)"

@@ -268,6 +268,8 @@ def test_tld_of() -> None:
     assert tld_of("127.0.0.1") == "(ip)"
     assert tld_of("::1") == "(ip)"
     assert tld_of("") == "(none)"
+    assert tld_of("bad host") == "(invalid)"
+    assert tld_of("例え.テスト") == "テスト"
 
 
 def test_requests_reproduction_matches_a_real_requests_get(local_server: LocalServer) -> None:
