@@ -254,11 +254,11 @@ def iso_2022_jp_cases(rng: random.Random) -> Iterator[bytes]:
     for lead in range(256):
         yield b"\x1b$@" + bytes([lead, 0x21])
         yield b"\x1b$B" + bytes([0x30, lead])
-    for a in ISO_2022_JP_ESCAPES:  # escape directly followed by another escape
-        for b in ISO_2022_JP_ESCAPES:
-            yield a + b
-            yield a + b + b"A"
-            yield a + b"\x30\x21" + b + b"\x30\x21"
+    for first in ISO_2022_JP_ESCAPES:  # escape directly followed by another escape
+        for second in ISO_2022_JP_ESCAPES:
+            yield first + second
+            yield first + second + b"A"
+            yield first + b"\x30\x21" + second + b"\x30\x21"
     for _ in range(3000):
         yield b"".join(rng.choice(ISO_2022_JP_PIECES) for _ in range(rng.randrange(1, 9)))
 

@@ -147,4 +147,5 @@ def test_decode_html_matches_chromium(document: dict[str, Any]) -> None:
     if document["group"] == "end_of_input" and chromium["text"] is not None:
         # What follows </html> (a newline and the incomplete sequence) ends the body text.
         tail = text[text.rindex("</html>") + len("</html>") :]
-        assert chromium_text(document).endswith(tail), f"tail {tail!a}"
+        expected_text = chromium_text(document)
+        assert expected_text is not None and expected_text.endswith(tail), f"tail {tail!a}"
