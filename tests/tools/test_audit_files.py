@@ -6,10 +6,18 @@ import io
 import shutil
 from pathlib import Path
 
+import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from scrapy_charset.tools.audit_inputs import LocalInputs, iter_local_pages
+from scrapy_charset.tools.audit_inputs import (
+    LocalInputs,
+    decode_content_encoding,
+    header_values,
+    iter_local_pages,
+    parse_raw_headers,
+    skip_reason,
+)
 from tests.tools.test_audit_pages import MIX, assert_mix_summary, run_audit
 
 
@@ -114,3 +122,43 @@ def test_a_folder_holding_a_cache_entry_and_a_warc(tmp_path: Path) -> None:
     assert kinds == [("file", ""), ("httpcache", page.url), ("warc", page.url)]
     audited = {p.kind: p for p in pages}
     assert audited["httpcache"].body == audited["warc"].body == page.body
+
+
+def test_content_encodings_are_undone_in_reverse_order() -> None:
+    import gzip
+    import zlib
+
+    import brotli
+
+    body = "<p>Grüße aus Köln</p>".encode() * 20
+    assert decode_content_encoding(gzip.compress(body), ["gzip"]) == body
+    assert decode_content_encoding(zlib.compress(body), ["Deflate"]) == body
+    raw_deflate = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+    assert decode_content_encoding(
+        raw_deflate.compress(body) + raw_deflate.flush(), ["deflate"]
+    ) == body
+    assert decode_content_encoding(brotli.compress(body), ["br"]) == body
+    # Codings listed in the order applied: "br, gzip" was brotli first, then gzip.
+    both = gzip.compress(brotli.compress(body))
+    assert decode_content_encoding(both, ["br, gzip"]) == body
+    assert decode_content_encoding(both, ["br", "gzip"]) == body
+    assert decode_content_encoding(body, ["identity"]) == body
+    with pytest.raises(ValueError, match="unsupported Content-Encoding 'compress'"):
+        decode_content_encoding(body, ["compress"])
+    with pytest.raises(ValueError, match="corrupt gzip body"):
+        decode_content_encoding(body, ["gzip"])
+
+
+def test_skip_reason_and_raw_headers() -> None:
+    assert skip_reason(200, ("text/html; charset=utf-8",)) is None
+    assert skip_reason(200, ("application/xhtml+xml",)) is None
+    assert skip_reason(None, ()) is None
+    assert skip_reason(404, ("text/html",)) == "HTTP status 404"
+    assert skip_reason(200, ("text/html", "application/json")) == "not HTML: application/json"
+    headers = parse_raw_headers(
+        b"Content-Type: text/html\r\nSet-Cookie: a=1\r\ncontent-type: text/html; charset=koi8-r"
+        b"\r\nbroken line\r\n"
+    )
+    assert header_values(headers, "content-type") == (
+        "text/html", "text/html; charset=koi8-r"
+    )
