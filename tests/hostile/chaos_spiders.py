@@ -48,6 +48,7 @@ class ChaosSpider(scrapy.Spider):
             "status": response.status,
             "kind": response_kind(response),
             "body_len": len(response.body),
+            "flags": list(response.flags),
         }
         if isinstance(response, TextResponse):
             text = response.text
@@ -67,7 +68,7 @@ class ChaosSpider(scrapy.Spider):
             "outcome": "odd-item",
             "raw": response.body[:64],
             "none": None,
-            "nested": {"a": [{"b": item.get("text_head", "")[:40]}, None, 1.5, True]},
+            "nested": {"a": [{"b": response.body[:40].decode("latin-1")}, None, 1.5, True]},
             "empty": "",
             "replacement": "\ufffd" * 3,
         }
@@ -90,15 +91,11 @@ def response_kind(response: Any) -> str:
     return "raw"
 
 
-class ExplodingDetector:
-    """A ``Detector`` whose every call raises: an internal error the plugin must absorb."""
+class FaultyDetector:
+    """A ``Detector`` that fails on purpose: it raises for bodies with byte 0xE9 in them and
+    breaks its protocol for the others (a Python codec name, not an Encoding)."""
 
     def detect(self, data: bytes, *, tld: str | None) -> Any:
-        raise RuntimeError("detector exploded on purpose")
-
-
-class LyingDetector:
-    """A ``Detector`` that breaks its protocol: returns a Python codec name, not an Encoding."""
-
-    def detect(self, data: bytes, *, tld: str | None) -> Any:
+        if b"\xe9" in data:
+            raise RuntimeError("detector exploded on purpose")
         return "utf-7"
