@@ -40,6 +40,7 @@ EXIT_OK = 0
 EXIT_GARBLED = 1
 EXIT_USAGE = 2
 EXIT_FAILED_INPUT = 3
+ERRORS_LISTED = 20  # inputs that failed, listed under the table
 
 DESCRIPTION = (
     "Audit pages for mojibake: decode each page as a browser does (WHATWG encoding sniffing) "
@@ -189,13 +190,10 @@ def make_plan(
 
 
 def project_httpcache_dir(settings: Callable[[], Settings] | None) -> str:
+    """HTTPCACHE_DIR as Scrapy resolves it: inside a project, under its ``.scrapy`` folder."""
     from scrapy.utils.project import data_path
 
-    if settings is None:
-        from scrapy.utils.project import get_project_settings
-
-        return data_path(get_project_settings()["HTTPCACHE_DIR"], createdir=False)
-    return data_path(settings()["HTTPCACHE_DIR"], createdir=False)
+    return data_path(_settings(settings)["HTTPCACHE_DIR"], createdir=False)
 
 
 def parse_defaults(value: str) -> tuple[str, ...]:
@@ -228,7 +226,8 @@ class Audit:
         self.examples_for = examples_for
         self.examples = examples
         self.garbled: list[Record] = []
-        self.errors: list[Record] = []
+        self.errors: list[Record] = []  # the first ones, for the table
+        self.error_count = 0
 
     def add(self, page: Page) -> Record:
         record = audit_page(page, self.browser, self.summary.defaults)
@@ -236,7 +235,9 @@ class Audit:
         self.summary.add(record)
         self.progress.update(record)
         if not record.ok:
-            self.errors.append(record)
+            if len(self.errors) <= ERRORS_LISTED:
+                self.errors.append(record)
+            self.error_count += 1
         elif len(self.garbled) < self.examples and self._shows_garbling(record):
             self.garbled.append(record)
         return record
@@ -258,8 +259,11 @@ class Audit:
             parts.append(f"\nfirst pages {default} garbles:\n")
             parts.append(render_examples(shown, default, self.examples))
         if self.errors:
-            parts.append(f"\n{len(self.errors)} input(s) could not be audited:\n")
-            parts.append(render_errors(self.errors))
+            parts.append(f"\n{self.error_count} input(s) could not be audited:\n")
+            parts.append(render_errors(self.errors[:ERRORS_LISTED]))
+            if self.error_count > ERRORS_LISTED:
+                more = self.error_count - ERRORS_LISTED
+                parts.append(f"  ... and {more} more (all are in --format jsonl or csv)\n")
         return "".join(parts)
 
 

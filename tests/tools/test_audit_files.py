@@ -162,3 +162,14 @@ def test_skip_reason_and_raw_headers() -> None:
     assert header_values(headers, "content-type") == (
         "text/html", "text/html; charset=koi8-r"
     )
+
+
+def test_table_lists_the_first_failed_inputs(tmp_path: Path) -> None:
+    missing = [str(tmp_path / f"missing-{n:02}.html") for n in range(25)]
+    result = run_audit(*missing)
+    assert result.status == 3
+    assert "25 input(s) could not be audited:" in result.out
+    assert result.out.count("cannot read file") == 20
+    assert "... and 5 more" in result.out
+    total = next(line for line in result.out.splitlines() if line.startswith("total")).split()
+    assert total[1:4] == ["0", "25", "0"]
