@@ -14,6 +14,7 @@ import gzip
 import io
 import os
 import pickle
+import stat
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -193,6 +194,9 @@ def read_file_page(path: Path, info: FileInfo | None, default_content_type: str 
     content_type = info.content_type if info is not None else default_content_type
     url = info.url if info is not None else None
     try:
+        # A FIFO or device would block or never end: only regular files are read.
+        if not stat.S_ISREG(path.stat().st_mode):
+            return failed(KIND_FILE, origin, "cannot read file: not a regular file", url)
         body = path.read_bytes()
     except OSError as exc:
         return failed(KIND_FILE, origin, f"cannot read file: {describe_error(exc)}", url)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import shutil
 from pathlib import Path
 
@@ -173,3 +174,13 @@ def test_table_lists_the_first_failed_inputs(tmp_path: Path) -> None:
     assert "... and 5 more" in result.out
     total = next(line for line in result.out.splitlines() if line.startswith("total")).split()
     assert total[1:4] == ["0", "25", "0"]
+
+
+def test_a_fifo_is_reported_not_read(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.html")
+    (tmp_path / "page.html").write_bytes(MIX[0].body)
+    rows = run_audit(str(tmp_path), "--format", "jsonl").pages()
+    assert sorted((Path(str(r["origin"])).name, r["error"]) for r in rows) == [
+        ("page.html", None),
+        ("pipe.html", "cannot read file: not a regular file"),
+    ]
