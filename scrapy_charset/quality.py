@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 REPLACEMENT_CHARACTER = "\ufffd"
 
@@ -22,8 +21,7 @@ NormalForm = Literal["NFC", "NFD", "NFKC", "NFKD"]
 NORMAL_FORMS: tuple[NormalForm, ...] = ("NFC", "NFD", "NFKC", "NFKD")
 
 
-@dataclass(frozen=True)
-class Mojibake:
+class Mojibake(NamedTuple):
     """One mis-decoded character: ``text[start:end]`` reads back as ``repaired``."""
 
     start: int
@@ -101,11 +99,13 @@ class _Misreading:
         # UTF-8 lead bytes C2-DF (2 bytes), E0-EF (3), F0-F4 (4), each followed by at least
         # one continuation byte; the exact length is checked when decoding.
         self.pattern = re.compile(f"{_char_class(leads)}{_char_class(cont)}+")
+        # UTF-8 sequence length announced by each lead character's byte.
+        self.lengths = {
+            c: 2 if b < 0xE0 else 3 if b < 0xF0 else 4
+            for b in range(0xC2, 0xF5)
+            for c in by_byte[b]
+        }
         self.prefilters = _utf8_prefilters(leads, cont)
-
-    def sequence_length(self, lead: str) -> int:
-        byte = ord(lead.translate(self.to_latin1))
-        return 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
 
 
 _WINDOWS_1252 = _byte_to_char_table("cp1252")
@@ -143,18 +143,18 @@ def may_have_mojibake(text: str) -> bool:
 
 def _repairs(text: str, misreading: _Misreading) -> list[Mojibake]:
     found: list[Mojibake] = []
+    lengths, to_latin1, name = misreading.lengths, misreading.to_latin1, misreading.name
     for match in misreading.pattern.finditer(text):
-        length = misreading.sequence_length(match.group()[0])
-        if match.end() - match.start() < length:
+        start, end = match.span()
+        length = lengths[text[start]]
+        if end - start < length:
             continue
-        chunk = text[match.start() : match.start() + length]
+        chunk = text[start : start + length]
         try:
-            repaired = chunk.translate(misreading.to_latin1).encode("latin-1").decode("utf-8")
+            repaired = chunk.translate(to_latin1).encode("latin-1").decode("utf-8")
         except (UnicodeEncodeError, UnicodeDecodeError):
             continue  # overlong, surrogate or out-of-range sequence: not UTF-8
-        found.append(
-            Mojibake(match.start(), match.start() + length, chunk, repaired, misreading.name)
-        )
+        found.append(Mojibake(start, start + length, chunk, repaired, name))
     return found
 
 
@@ -180,9 +180,12 @@ def _plausible(repairs: list[Mojibake], trusted: range) -> list[Mojibake]:
     return kept
 
 
-def find_mojibake(text: str) -> list[Mojibake]:
-    """Every mis-decoded UTF-8 character in ``text``, from the first misreading that finds any."""
-    if not may_have_mojibake(text):
+def find_mojibake(text: str, *, prechecked: bool = False) -> list[Mojibake]:
+    """Every mis-decoded UTF-8 character in ``text``, from the first misreading that finds any.
+
+    ``prechecked``: the caller already knows :func:`may_have_mojibake` is True.
+    """
+    if not prechecked and not may_have_mojibake(text):
         return []
     for misreading in _MISREADINGS:
         kept = _plausible(_repairs(text, misreading), misreading.trusted)
@@ -191,9 +194,9 @@ def find_mojibake(text: str) -> list[Mojibake]:
     return []
 
 
-def count_mojibake(text: str) -> int:
+def count_mojibake(text: str, *, prechecked: bool = False) -> int:
     """How many mis-decoded UTF-8 characters ``text`` holds (0 for genuine text)."""
-    return len(find_mojibake(text))
+    return len(find_mojibake(text, prechecked=prechecked))
 
 
 def normalize(text: str, form: NormalForm) -> str:

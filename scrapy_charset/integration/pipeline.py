@@ -47,10 +47,11 @@ def check_text(path: str, text: str, state: FieldState | None = None) -> ValueCh
     """The damage in one text value, or None when it has none."""
     # Fast path: one substring test and one isascii/regex test before any deeper work.
     has_replacement = "\ufffd" in text
-    if not has_replacement and not may_have_mojibake(text):
+    may_be_mojibake = may_have_mojibake(text)
+    if not has_replacement and not may_be_mojibake:
         return None
     replacements = text.count("\ufffd") if has_replacement else 0
-    mojibake = count_mojibake(text)
+    mojibake = count_mojibake(text, prechecked=True) if may_be_mojibake else 0
     if not replacements and not mojibake:
         return None
     return ValueCheck(path, replacements, mojibake, state)
@@ -91,13 +92,12 @@ class _Inspection:
         self._open: set[int] = set()  # containers on the current path, to stop at cycles
 
     def text(self, value: str, path: str, state: FieldState) -> None:
-        if "\ufffd" in value or may_have_mojibake(value):
-            check = check_text(path, value, state)
-            if check is not None:
-                self.found.append(check)
-                self.damaged.append(check)
-                return
-        self.found.append(state)
+        check = check_text(path, value, state)
+        if check is None:
+            self.found.append(state)
+        else:
+            self.found.append(check)
+            self.damaged.append(check)
 
     def walk(self, value: Any, path: str, depth: int) -> None:
         if isinstance(value, str):
@@ -349,7 +349,7 @@ class CharsetPipeline:
                 if state is None:
                     continue
                 if "\ufffd" in value or may_have_mojibake(value):
-                    inspection.text(value, name, state)
+                    inspection.text(value, name, state)  # (checks it again: rare path)
                 else:
                     clean(state)
             elif name != skip and not (top_level and name not in top_level):

@@ -7,9 +7,9 @@ window is full its damaged-value rate is compared with
 - the field's own baseline: its rate over its last ``baseline`` calm windows. A jump is a
   rate at least ``factor`` times the baseline, at least ``min_jump`` above it, *and* a count
   of damaged values that chance alone would give less often than ``p_value`` (binomial upper
-  tail at the baseline rate, smoothed with Laplace's rule so a clean baseline is not "0%
-  certain"). So a field that always has a few damaged values stays calm, noise included,
-  while one going from 0% to 20% is flagged.
+  tail at the upper 99% Wilson bound of the baseline rate, so a baseline that is clean by
+  luck is not taken as certain). So a field that always has a few damaged values stays calm,
+  noise included, while one going from 0% to 20% is flagged.
 
 A spike is reported once, when it starts; windows inside a spike do not feed the baseline, and
 the field is re-armed by the first calm window.
@@ -108,7 +108,7 @@ class FieldState:
         reason, baseline = _spike_reason(damaged, values, self.baseline, rule)
         if reason is None:
             self.in_spike = False
-            self.baseline.append((damaged, values))
+            self.baseline.append((damaged, values))  # the deque drops the oldest window
             return None
         if self.in_spike:
             return None
@@ -132,10 +132,24 @@ def _spike_reason(
         and baseline is not None
         and rate >= baseline * rule.factor
         and rate - baseline >= rule.min_jump
-        and binomial_tail(damaged, values, (base_damaged + 1) / (base_values + 2)) <= rule.p_value
+        and binomial_tail(damaged, values, baseline_upper_bound(base_damaged, base_values))
+        <= rule.p_value
     ):
         return "jump", baseline
     return None, baseline
+
+
+def baseline_upper_bound(damaged: int, values: int, z: float = 2.326) -> float:
+    """Upper end of the Wilson score interval (one-sided 99% by default) of a baseline rate.
+
+    Judging a window against this bound rather than the observed rate keeps a baseline that
+    saw no damage by luck (0 of 500 values of a field damaged 0.8% of the time) from making
+    the next few damaged values look impossible.
+    """
+    z2 = z * z
+    centre = damaged + z2 / 2
+    spread = z * math.sqrt(damaged * (values - damaged) / values + z2 / 4)
+    return min(1.0, (centre + spread) / (values + z2))
 
 
 def binomial_tail(k: int, n: int, p: float) -> float:

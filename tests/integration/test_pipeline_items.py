@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import logging
+import random
 import warnings
 from typing import Any
 
@@ -444,3 +445,37 @@ def test_drop_threshold_off_values(off: Any) -> None:
     assert pipeline.config.drop_threshold is None and pipeline.rule.threshold is None
     item = {"a": BROKEN}
     assert pipeline.process_item(item) is item
+
+
+class StreamItem(scrapy.Item):
+    url = scrapy.Field()
+    title = scrapy.Field()
+    body = scrapy.Field()
+    note = scrapy.Field()
+
+
+def test_clean_dict_fast_path_counts_exactly_like_the_value_by_value_path() -> None:
+    # The same stream as dicts (clean ones take the batched fast path) and as scrapy.Items
+    # (always inspected value by value): every stat and every spike must be the same.
+    rng = random.Random(3)
+    stream = []
+    for i in range(3000):
+        burst = 1200 <= i < 1500  # the body breaks for a while
+        stream.append(
+            {
+                "url": f"https://shop.example/{i}",
+                "title": CLEAN if rng.random() > 0.01 else BROKEN,
+                "body": MOJIBAKE if burst and rng.random() < 0.5 else CLEAN,
+                "note": "plain ASCII note",
+            }
+        )
+    fast, fast_stats = make_pipeline(CHARSET_ITEM_SPIKE_WINDOW=40)
+    slow, slow_stats = make_pipeline(CHARSET_ITEM_SPIKE_WINDOW=40)
+    for fields in stream:
+        fast.process_item(dict(fields))
+        slow.process_item(StreamItem(**fields))
+    fast.close_spider()
+    slow.close_spider()
+    assert charset_stats(fast_stats) == charset_stats(slow_stats)
+    assert fast_stats.get_value("charset/item/field/body/flagged") == 1
+    assert fast_stats.get_value("charset/item/field/title/flagged") is None

@@ -8,7 +8,13 @@ from collections.abc import Iterable
 
 import pytest
 
-from scrapy_charset.integration.pipeline_spikes import FieldState, Spike, SpikeRule, binomial_tail
+from scrapy_charset.integration.pipeline_spikes import (
+    FieldState,
+    Spike,
+    SpikeRule,
+    baseline_upper_bound,
+    binomial_tail,
+)
 
 
 def feed(state: FieldState, rule: SpikeRule, damaged_flags: Iterable[bool]) -> list[Spike]:
@@ -87,9 +93,10 @@ def test_absolute_threshold_flags_without_a_baseline() -> None:
 
 def test_spike_windows_do_not_become_the_baseline_and_calm_rearms() -> None:
     rule = SpikeRule(window=10, threshold=None, factor=3.0, min_jump=0.05, baseline=3)
+    # (a 3-window baseline of 0 of 30 has an upper bound of 15%: 8 of 10 stands out, 5 not)
     state = FieldState("f", rule.baseline)
     # calm, a spike lasting 8 windows (one report), calm again, a second spike (second report).
-    spikes = feed(state, rule, pattern([0, 0, 0] + [5] * 8 + [0, 0, 0] + [5], window=10))
+    spikes = feed(state, rule, pattern([0, 0, 0] + [8] * 8 + [0, 0, 0] + [8], window=10))
     assert len(spikes) == 2
     assert all(s.baseline == 0.0 for s in spikes)
     assert list(state.baseline) == [(0, 10), (0, 10), (0, 10)]
@@ -120,3 +127,10 @@ def test_empty_window_and_partial_window_size() -> None:
     assert FieldState("f", 5).close_window(rule) is None
     assert rule.min_partial == 10
     assert SpikeRule(window=4).min_partial == 4
+
+
+def test_baseline_upper_bound() -> None:
+    # No damage in 500 values still allows about 1% (the "rule of three" gives 0.6% at 95%).
+    assert baseline_upper_bound(0, 500) == pytest.approx(0.0107, abs=0.0005)
+    assert 0.02 < baseline_upper_bound(10, 500) < 0.05
+    assert baseline_upper_bound(500, 500) == pytest.approx(1.0)
