@@ -213,7 +213,9 @@ def scrapy_text(body: bytes, content_types: Sequence[str], url: str | None) -> t
     """Scrapy's ``HtmlResponse(...).text`` and ``.encoding`` for these bytes and headers."""
     from scrapy.http import HtmlResponse
 
-    headers = {"Content-Type": list(content_types)} if content_types else {}
+    # Bytes as received: Scrapy would encode str header values as UTF-8.
+    raw = [value.encode("latin-1", "replace") for value in content_types]
+    headers = {"Content-Type": raw} if raw else {}
     try:
         response = HtmlResponse(url or PLACEHOLDER_URL, body=body, headers=headers)
     except (ValueError, TypeError):
