@@ -14,6 +14,8 @@ Scrapy delivered it.
 from __future__ import annotations
 
 import logging
+import re
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
@@ -27,7 +29,7 @@ from w3lib.encoding import (
     resolve_encoding,
 )
 
-from ..encoding import Encoding, lookup
+from ..encoding import Encoding, decode, lookup
 from ..sniffing import Decision
 from .response import (
     BrowserDecoding,
@@ -296,6 +298,31 @@ def stock_text_differs(
     if stock is None:
         return None
     ours = decision.encoding
-    if ours.python_codec_exact and codec_name(ours.python_codec) == stock:
-        return False
+    if codec_name(ours.python_codec) == stock:
+        if ours.python_codec_exact:
+            return False
+        mismatch = _single_byte_mismatch(ours)
+        if mismatch is not None:
+            # Same single-byte codec: the texts differ exactly where a byte maps differently.
+            return mismatch.search(body) is not None
     return html_to_unicode(f"charset={stock}", body)[1] != text
+
+
+_SINGLE_BYTE = "Legacy single-byte encodings"  # the Encoding Standard's heading
+
+
+@cache
+def _single_byte_mismatch(encoding: Encoding) -> re.Pattern[bytes] | None:
+    """For a single-byte encoding, a pattern of the bytes its Python codec decodes differently
+    from the Encoding Standard (``None`` for other encodings)."""
+    if encoding.heading != _SINGLE_BYTE:
+        return None
+    differing = [
+        byte
+        for byte in range(256)
+        if bytes((byte,)).decode(encoding.python_codec, "replace")
+        != decode(bytes((byte,)), encoding, bom="keep")
+    ]
+    if not differing:
+        return re.compile(b"(?!)")  # never matches
+    return re.compile(b"[" + b"".join(re.escape(bytes((b,))) for b in differing) + b"]")

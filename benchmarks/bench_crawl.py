@@ -1,0 +1,258 @@
+"""Crawl CPU with CharsetMiddleware against plain Scrapy, measured side by side in one run.
+
+Usage: python benchmarks/bench_crawl.py [--pages 2000] [--rounds 5] [--check]
+
+A local HTTP server (in this process) serves ``--pages`` HTML pages of about 16 KB in a mix of
+encodings and declarations: UTF-8 in the header or undeclared, windows-1252, windows-1251,
+Shift_JIS, GBK, EUC-KR and Big5 in ``<meta>`` or the header, and undeclared legacy pages that
+need detection. Each round crawls the whole site twice in fresh child processes, once with
+plain Scrapy and once with the middleware (the order alternates between rounds); every
+callback reads ``response.text`` and runs a CSS selector. The crawling process measures its
+own CPU time (user + system) from spider_opened to spider_closed.
+
+Printed: per-round CPU seconds and pages/s for both, the ratio of each round, and the medians.
+``--check`` exits with status 1 unless the median CPU ratio is at most 1.05.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+MAX_RATIO = 1.05
+REPO = Path(__file__).resolve().parents[1]
+
+WORDS = {
+    "en": "the of and to in is was for on that with as by at from this have not are but".split(),
+    "fr": "café crème déjà où été très garçon noël façade élève château fenêtre".split(),
+    "de": "größe übermäßig schön müde straße häuser tür grün öffnen für".split(),
+    "ru": "съешь же ещё этих мягких французских булок да выпей чаю в чащах юга".split(),
+    "ja": "日本語 の テキスト カタカナ ひらがな 東京 大阪 価格 円 です ます".split(),
+    "zh": "中文 网页 编码 测试 数据 北京 上海 价格 新闻 今天".split(),
+    "ko": "한국어 텍스트 입니다 서울 부산 가격 뉴스 오늘 사람".split(),
+    "tw": "繁體 中文 網頁 編碼 測試 臺北 價格 新聞 今天 資料".split(),
+}
+
+# (language, Python codec, where the charset is declared: header / meta / none)
+KINDS: list[tuple[str, str, str]] = [
+    ("en", "utf-8", "header"),
+    ("fr", "utf-8", "header"),
+    ("de", "utf-8", "none"),
+    ("ja", "utf-8", "meta"),
+    ("fr", "cp1252", "meta"),
+    ("de", "cp1252", "header"),
+    ("ru", "cp1251", "meta"),
+    ("ru", "cp1251", "none"),
+    ("ja", "cp932", "meta"),
+    ("zh", "gbk", "header"),
+    ("ko", "cp949", "meta"),
+    ("tw", "big5", "meta"),
+]
+LABELS = {"cp1252": "windows-1252", "cp1251": "windows-1251", "cp932": "shift_jis",
+          "gbk": "gbk", "cp949": "euc-kr", "big5": "big5", "utf-8": "utf-8"}  # fmt: skip
+
+
+def make_page(index: int, rng: random.Random) -> tuple[bytes, str]:
+    """One page of about 16 KB: its bytes and its Content-Type header."""
+    language, codec, declared = KINDS[index % len(KINDS)]
+    words = WORDS[language]
+    sep = "" if language in {"ja", "zh", "tw"} else " "
+    paragraphs = [sep.join(rng.choice(words) for _ in range(60)) for _ in range(24)]
+    links = "".join(f'<li><a href="/p/{rng.randrange(10**6)}">{w}</a></li>' for w in words)
+    meta = f'<meta charset="{LABELS[codec]}">' if declared == "meta" else ""
+    text = (
+        f"<!DOCTYPE html><html><head>{meta}<title>{paragraphs[0][:40]}</title>"
+        '<link rel="stylesheet" href="/style.css"><script>var x = 1;</script></head><body>'
+        f"<nav><ul>{links}</ul></nav><h1>{paragraphs[1][:30]}</h1>"
+        + "".join(f"<p class='t'>{p}</p>" for p in paragraphs)
+        + "</body></html>"
+    )
+    content_type = "text/html"
+    if declared == "header":
+        content_type += f"; charset={LABELS[codec]}"
+    return text.encode(codec, "replace"), content_type
+
+
+def make_site(pages: int) -> dict[str, tuple[bytes, str]]:
+    rng = random.Random(7)
+    return {f"/p/{i}": make_page(i, rng) for i in range(pages)}
+
+
+def serve(site: dict[str, tuple[bytes, str]]) -> ThreadingHTTPServer:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802
+            body, content_type = site.get(self.path, (b"not found", "text/plain"))
+            self.send_response(200 if self.path in site else 404)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+# -- the crawling child process --------------------------------------------------------------
+
+
+def child(config: dict[str, Any]) -> None:
+    import resource
+
+    import scrapy
+    from scrapy import signals
+    from scrapy.crawler import CrawlerProcess
+
+    def cpu() -> float:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+
+    class BenchSpider(scrapy.Spider):
+        name = "bench"
+        chars = 0
+
+        async def start(self) -> Any:  # Scrapy >= 2.13
+            for request in self.start_requests():
+                yield request
+
+        def start_requests(self) -> Any:
+            for url in config["urls"]:
+                yield scrapy.Request(url, dont_filter=True)
+
+        def parse(self, response: Any) -> None:
+            # What a spider does with a page: read the text, run a selector.
+            BenchSpider.chars += len(response.text)
+            response.css("p.t::text").get()
+
+    settings: dict[str, Any] = {
+        "LOG_LEVEL": "WARNING",
+        "TELNETCONSOLE_ENABLED": False,
+        "CONCURRENT_REQUESTS": 16,
+        "CONCURRENT_REQUESTS_PER_DOMAIN": 16,
+        "REQUEST_FINGERPRINTER_IMPLEMENTATION": "2.7",
+    }
+    if tuple(int(x) for x in scrapy.__version__.split(".")[:2]) >= (2, 12):
+        del settings["REQUEST_FINGERPRINTER_IMPLEMENTATION"]
+    if config["charset"]:
+        settings["DOWNLOADER_MIDDLEWARES"] = {"scrapy_charset.CharsetMiddleware": 585}
+    process = CrawlerProcess(settings=settings)
+    crawler = process.create_crawler(BenchSpider)
+    marks: dict[str, float] = {}
+
+    def opened(spider: Any) -> None:
+        import time
+
+        marks["cpu0"], marks["wall0"] = cpu(), time.perf_counter()
+
+    def closed(spider: Any) -> None:
+        import time
+
+        marks["cpu1"], marks["wall1"] = cpu(), time.perf_counter()
+
+    crawler.signals.connect(opened, signal=signals.spider_opened)
+    crawler.signals.connect(closed, signal=signals.spider_closed)
+    process.crawl(crawler)
+    process.start()
+    assert crawler.stats is not None
+    stats = crawler.stats.get_stats()
+    print(
+        json.dumps(
+            {
+                "cpu": marks["cpu1"] - marks["cpu0"],
+                "wall": marks["wall1"] - marks["wall0"],
+                "pages": stats.get("response_received_count", 0),
+                "chars": BenchSpider.chars,
+                "charset_sources": {
+                    k.rsplit("/", 1)[1]: v
+                    for k, v in stats.items()
+                    if k.startswith("charset/source/")
+                },
+            }
+        )
+    )
+
+
+def crawl(urls: list[str], charset: bool) -> dict[str, Any]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
+    config = json.dumps({"urls": urls, "charset": charset})
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child"],
+        input=config,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"crawl failed:\n{proc.stderr[-5000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child(json.loads(sys.stdin.read()))
+        return 0
+
+    site = make_site(args.pages)
+    server = serve(site)
+    port = server.server_address[1]
+    urls = [f"http://127.0.0.1:{port}{path}" for path in site]
+    size = sum(len(body) for body, _ in site.values())
+    print(f"{len(urls)} pages, {size / len(urls) / 1024:.1f} KB each on average, "
+          f"{len(KINDS)} encoding/declaration kinds; {args.rounds} rounds")  # fmt: skip
+    ratios, plain_cpu, charset_cpu, plain_rate, charset_rate = [], [], [], [], []
+    for round_no in range(args.rounds):
+        order = [False, True] if round_no % 2 == 0 else [True, False]
+        results = {charset: crawl(urls, charset) for charset in order}
+        plain, ours = results[False], results[True]
+        assert plain["pages"] == ours["pages"] == len(urls), (plain, ours)
+        ratio = ours["cpu"] / plain["cpu"]
+        ratios.append(ratio)
+        plain_cpu.append(plain["cpu"])
+        charset_cpu.append(ours["cpu"])
+        plain_rate.append(plain["pages"] / plain["wall"])
+        charset_rate.append(ours["pages"] / ours["wall"])
+        print(
+            f"round {round_no + 1}: plain {plain['cpu']:.2f} s CPU, "
+            f"{plain_rate[-1]:.0f} pages/s | charset {ours['cpu']:.2f} s CPU, "
+            f"{charset_rate[-1]:.0f} pages/s | ratio {ratio:.3f}"
+        )
+    print(f"decisions (last round): {ours['charset_sources']}")
+    median = statistics.median(ratios)
+    print(
+        f"median: plain {statistics.median(plain_cpu):.2f} s CPU, "
+        f"{statistics.median(plain_rate):.0f} pages/s; "
+        f"charset {statistics.median(charset_cpu):.2f} s CPU, "
+        f"{statistics.median(charset_rate):.0f} pages/s"
+    )
+    print(f"median CPU ratio (charset / plain): {median:.3f} (limit {MAX_RATIO})")
+    server.shutdown()
+    if args.check and median > MAX_RATIO:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
