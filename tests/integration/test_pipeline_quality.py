@@ -139,6 +139,8 @@ def test_nfkc_folds_fullwidth_digits_and_fullwidth_tilde_but_not_wave_dash() -> 
     assert normalize("ｉＰｈｏｎｅ　１５", "NFKC") == "iPhone 15"  # ideographic space too
     assert normalize("ｶﾞ", "NFKC") == "ガ"  # halfwidth katakana + voiced mark compose
     assert normalize("™", "NFKC") == "TM"
+    assert [normalize(c, "NFKC") for c in "…ﬁ²"] == ["...", "fi", "2"]
+    assert [normalize(c, "NFC") for c in "…ﬁ²"] == ["…", "ﬁ", "²"]
     assert normalize("e\u0301", "NFC") == "é"
     assert normalize("é", "NFD") == "e\u0301"
     text = "already normal"
