@@ -696,6 +696,7 @@ def tld_effect() -> Iterator[Doc]:
         ("fr-1252", page("", FR).encode("cp1252"), "windows-1252", FR),
         ("ja-sjis", page("", SAMPLES["ja"]).encode("shift_jis"), "Shift_JIS", SAMPLES["ja"]),
         ("ru-1251", page("", SAMPLES["ru"]).encode("cp1251"), "windows-1251", SAMPLES["ru"]),
+        ("ru-utf8", page("", SAMPLES["ru"]).encode("utf-8"), "UTF-8", SAMPLES["ru"]),
         (
             "few-high-bytes",
             page("", "Price: 10\xa0EUR \xb7 caf\xe9").encode("cp1252"),
