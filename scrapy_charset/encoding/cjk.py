@@ -325,6 +325,7 @@ def _alternating_as_euc_jp(data: bytes) -> bytes | None:
     marked = marked.replace(_SI, _SO)
     pieces = marked.split(_SO)
     pieces[1::2] = marked.translate(_TO_EUC_KEEP_SO).split(_SO)[1::2]
+    del marked
     euc = b"".join(pieces)
     return None if b"\x80" in euc else euc
 
@@ -338,10 +339,40 @@ def _alternating_jis_start(kinds: bytes) -> int | None:
     return None
 
 
+_ISO_BLOCK = 1 << 18
+
+
+def _iso_2022_jp_blocks_as_euc_jp(data: bytes) -> bytes | None:
+    """``_iso_2022_jp_as_euc_jp`` a block at a time, to keep the copies small.
+
+    Blocks start at an ESC $ B that does not directly follow another escape sequence, and
+    every block but the last must end in the ASCII state, so each block starts as a whole
+    input does and the EUC-JP decoder is in its initial state between blocks.
+    """
+    if len(data) <= 2 * _ISO_BLOCK:
+        return _iso_2022_jp_as_euc_jp(data)
+    parts = []
+    start = 0
+    while start < len(data):
+        cut = data.find(b"\x1b$B", start + _ISO_BLOCK)
+        while cut != -1 and data[cut - 3 : cut] in _ESCAPE_STATES:
+            cut = data.find(b"\x1b$B", cut + 3)
+        end = len(data) if cut == -1 else cut
+        block = data[start:end]
+        if end < len(data) and block.rfind(b"\x1b") != block.rfind(b"\x1b(B"):
+            return None
+        euc = _iso_2022_jp_as_euc_jp(block)
+        if euc is None:
+            return None
+        parts.append(euc)
+        start = end
+    return b"".join(parts)
+
+
 def decode(data: bytes, encoding: Encoding) -> str:
     """The spec's *decode without BOM* for a CJK encoding (error mode replacement)."""
     if encoding.name == "ISO-2022-JP":
-        euc = _iso_2022_jp_as_euc_jp(data)
+        euc = _iso_2022_jp_blocks_as_euc_jp(data)
         if euc is not None:
             return table_decoder("EUC-JP").decode(euc)
         return decode_iso_2022_jp(data)[0]
