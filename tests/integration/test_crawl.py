@@ -259,7 +259,6 @@ def test_crawl_with_the_addon_and_httpcache_on_the_default_reactor(
         page.error = page.path == "/detect"
     settings = {
         "ADDONS": {"scrapy_charset.Addon": 0},
-        "ITEM_PIPELINES": {"scrapy_charset.integration.pipeline.CharsetPipeline": None},
         "TWISTED_REACTOR": SELECT,
         "HTTPCACHE_ENABLED": True,
         "HTTPCACHE_DIR": str(tmp_path / "cache"),
@@ -271,12 +270,20 @@ def test_crawl_with_the_addon_and_httpcache_on_the_default_reactor(
         second = crawl(server, pages, settings)
         assert len(server.requests) == served  # everything came from the cache
     assert {item["reactor"] for item in first.items} == {"SelectReactor"}
+    # The add-on enabled both parts.
+    for part in ("middleware.CharsetMiddleware", "pipeline.CharsetPipeline"):
+        assert f"scrapy_charset.integration.{part}" in first.log
     check_pages(first, pages)
     check_pages(second, pages)
     assert second.stat("httpcache/hit") == served
 
     def charset_stats(result: CrawlResult) -> dict[str, Any]:
-        return {k: v for k, v in result.stats.items() if k.startswith("charset/")}
+        # The middleware's stats (the pipeline's, charset/item/..., see the "cached" flag).
+        return {
+            k: v
+            for k, v in result.stats.items()
+            if k.startswith("charset/") and not k.startswith("charset/item/")
+        }
 
     assert charset_stats(first) == charset_stats(second)
     texts = {name: item.get("text") for name, item in by_name(first).items()}
