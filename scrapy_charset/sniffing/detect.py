@@ -65,26 +65,49 @@ _ISO_2022_JP_ESCAPE = re.compile(rb"\x1b(?:\$[@B]|\(J)")
 # node is scanned a bounded number of times, so the search is linear.
 _TEXT_NODE = re.compile(rb">([^<>]*[\x80-\xff][^<>]*)")
 _HIGH_RUN = re.compile(rb"[\x80-\xff]+")
+_HIGH_BYTES = re.compile(rb"[\x80-\xff]")
 _FIRST_NON_ASCII = re.compile(rb"[\x80-\xff]")
-# Legacy multi-byte encodings, tried for strict validity when statistics give no answer.
-_MULTI_BYTE = (
-    ("cp932", "Shift_JIS"),
-    ("euc_jp", "EUC-JP"),
-    ("cp949", "EUC-KR"),
-    ("big5", "Big5"),
-    ("gbk", "GBK"),
-)
-_MULTI_BYTE_CODECS = frozenset(("gb18030", "big5", "euc_jp", "cp932", "cp949"))
-# Latin-script single-byte encodings, and the ISO sibling a windows-125x guess is confused with
-# when a text has no byte in 0x80-0x9F (control codes in ISO 8859, letters in windows-125x).
-_LATIN = frozenset(("windows-1252", "windows-1250", "ISO-8859-2", "windows-1254", "windows-1257"))
-_ISO_SIBLINGS = {
-    "windows-1250": "ISO-8859-2",
-    "windows-1257": "ISO-8859-2",
-    "windows-1251": "ISO-8859-5",
+# Legacy multi-byte encodings: the Python codec that checks a sample's validity (a superset,
+# so that vendor characters do not look like errors) and the one charset-normalizer is offered.
+_MULTI_BYTE: dict[str, tuple[str, str]] = {
+    "Shift_JIS": ("cp932", "cp932"),
+    "EUC-JP": ("euc_jis_2004", "euc_jp"),
+    "EUC-KR": ("cp949", "cp949"),
+    "Big5": ("big5hkscs", "big5"),
+    "GBK": ("gb18030", "gb18030"),
 }
-_C1_BYTES = re.compile(rb"[\x80-\x9f]")
+# Letters of the languages each Latin-script single-byte encoding is used for: weight 1 for
+# common ones, 0.3 for rare ones; other letters count 0 and symbols count against.
+_LATIN_LETTERS: dict[str, tuple[str, str]] = {
+    "windows-1252": ("àâäçèéêëîïôöùüœæáíóúñãßåøìò", "õûÿýðþšžŸŠŽ"),
+    "windows-1250": ("áäčćďéěíĺľłńňóôöőŕřśšťúůüűýźżžąęđ", "ăâîşţ"),
+    "ISO-8859-2": ("áäčćďéěíĺľłńňóôöőŕřśšťúůüűýźżžąęđ", "ăâîşţ"),
+    "windows-1254": ("çğıöşüi̇", "âîûéè"),
+    "windows-1257": ("ąčęėįšųūžāēģīķļņõäöü", "ćłńśźżó"),
+}
+_PUNCTUATION = set("«»°©®±·§€£¥¢‚„…†‡‰‹›‘’“”•–—™\xa0¡¿ºª")
 _GREEK_SIBLINGS = ("windows-1253", "ISO-8859-7")
+# Cyrillic encodings told apart by lowercase letters (x-mac-cyrillic shares windows-1251's
+# lowercase letters, so it is left to the statistics).
+_CYRILLIC = ("windows-1251", "KOI8-R", "ISO-8859-5", "IBM866")
+_RUSSIAN_LOWERCASE = set("абвгдеёжзийклмнопрстуфхцчшщъыьэюя")
+# The most frequent Han characters of Chinese text in simplified and traditional script (from
+# published frequency lists); text misread in another CJK encoding hits few of them.
+_SIMPLIFIED_COMMON = set(
+    "的一是不了在人有我他这个们中来上大为和国地到以说时要就出会可也你对生能而子那得于着下"
+    "自之年过发后作里用道行所然家种事成方多经么去法学如都同现当没动面起看定天分还进好小部"
+    "其些主样理心她本前开但因只从想实日军者意无力它与长把机十民第公此已工使情明性知全三又"
+    "关点正业外将两高间由问很最重并物手应战向头文体政美相见被利什二等产或新己制身果加西月"
+)
+_TRADITIONAL_COMMON = set(
+    "的一是不了在人有我他這個們中來上大為和國地到以說時要就出會可也你對生能而子那得於著下"
+    "自之年過發後作裡用道行所然家種事成方多經麼去法學如都同現當沒動面起看定天分還進好小部"
+    "其些主樣理心她本前開但因只從想實日軍者意無力它與長把機十民第公此已工使情明性知全三又"
+    "關點正業外將兩高間由問很最重並物手應戰向頭文體政美相見被利什二等產或新己製身果加西月"
+)
+# Chromium reads Greek text that both encodings read alike as ISO-8859-7 when short (a few
+# hundred letters) and as windows-1253 when long (measured at 340 B and 5 KB pages).
+_GREEK_LONG_TEXT = 1024
 
 
 @runtime_checkable
@@ -161,71 +184,122 @@ def _cut_at_safe_byte(data: bytes, limit: int) -> bytes:
     return data[:limit]
 
 
+def _detection_window(data: bytes, size: int) -> bytes:
+    """``size`` bytes from the start, or from shortly before the first non-ASCII byte when
+    the start is all ASCII (found by a linear scan in C; measured: Chromium detects text that
+    starts 70 KB into the page)."""
+    window = _cut_at_safe_byte(bytes(data[: size + 64]), size)
+    if window.isascii() and len(data) > len(window):
+        first = _FIRST_NON_ASCII.search(data, len(window) - 256)
+        if first is not None:
+            start = data.rfind(b">", first.start() - 4096, first.start()) + 1 or first.start()
+            window = _cut_at_safe_byte(bytes(data[start : start + size + 64]), size)
+    return window
+
+
 def text_sample(data: bytes, limit: int = SAMPLE_BYTES) -> bytes:
-    """Up to ``limit`` bytes of the text nodes that hold non-ASCII bytes, joined by newlines:
-    the words that tell encodings apart, without the markup around them. Plain text (no
-    such node) is sampled as is."""
+    """Up to ``limit`` bytes of the text nodes that hold non-ASCII bytes, each from a little
+    before its first non-ASCII byte, joined by newlines: the words that tell encodings apart,
+    without the markup around them. Plain text (no such node) is sampled as is."""
     sample = bytearray()
     for node in _TEXT_NODE.findall(data):
-        sample += node
+        first = _FIRST_NON_ASCII.search(node)
+        # Bytes before the first non-ASCII byte are ASCII, so starting among them is safe.
+        start = max(0, first.start() - 128) if first is not None else 0
+        sample += node[start:]
         sample += b"\n"
         if len(sample) >= limit:
             break
     if len(sample) < limit:
-        # Too little text: fill up with the raw bytes from the first non-ASCII one.
+        # Too little text: fill up with the raw bytes from shortly before the first non-ASCII.
         first = _FIRST_NON_ASCII.search(data)
         if first is not None:
-            start = data.rfind(b">", 0, first.start()) + 1
+            start = max(data.rfind(b">", 0, first.start()) + 1, first.start() - 128)
             sample += data[start : start + limit - len(sample)]
     return _cut_at_safe_byte(bytes(sample), limit)
-
-
-def strictly_valid_multi_byte(sample: bytes) -> list[Encoding]:
-    """The legacy multi-byte encodings in which ``sample`` has (almost) no malformed sequence:
-    at most one per hundred non-ASCII characters, for vendor extensions."""
-    errors: dict[str, int] = {}
-    for codec, name in _MULTI_BYTE:
-        text = sample.decode(codec, errors="replace")
-        count = text.count("\ufffd")
-        if count * 100 <= sum(1 for char in text if not char.isascii()):
-            errors[name] = count
-    fewest = min(errors.values(), default=0)
-    return [get_encoding(name) for name, count in errors.items() if count == fewest]
 
 
 def _decode(sample: bytes, name: str) -> str:
     return sample.decode(get_encoding(name).python_codec, errors="replace")
 
 
-def refine_guess(encoding: Encoding, sample: bytes, tld: str | None = None) -> Encoding:
-    """Settle the confusions statistics leave between sibling encodings.
+def plausible_multi_byte(sample: bytes) -> list[Encoding]:
+    """The legacy multi-byte encodings that read ``sample`` with at most one malformed
+    sequence per hundred non-ASCII characters; none for Latin-script text, whose non-ASCII
+    bytes stand alone between ASCII ones."""
+    if _isolated_share(sample) > 0.5:
+        return []
+    errors: dict[str, int] = {}
+    for name, (codec, _) in _MULTI_BYTE.items():
+        text = sample.decode(codec, errors="replace")
+        count = text.count("\ufffd")
+        if count * 100 <= sum(1 for char in text if not char.isascii()):
+            errors[name] = count
+    return [get_encoding(name) for name in errors]
 
-    Greek: ISO-8859-7 unless windows-1253 reads more letters (Chromium reports ISO-8859-7 for
-    short Greek pages). Latin: windows-1252 when it reads the text identically; an ISO 8859
-    sibling when it reads more letters and no byte is in 0x80-0x9F; the TLD's locale encoding
-    when it reads as many letters (measured in Chromium: French text is ISO-8859-2 on .pl).
-    """
-    if encoding.name in _GREEK_SIBLINGS:
-        windows, iso = (_letters(_decode(sample, name)) for name in _GREEK_SIBLINGS)
-        return get_encoding("windows-1253" if windows > iso else "ISO-8859-7")
-    text = _decode(sample, encoding.name)
-    if encoding.name in _LATIN and text == _decode(sample, "windows-1252"):
-        encoding = get_encoding("windows-1252")
-    sibling = _ISO_SIBLINGS.get(encoding.name)
-    if sibling is not None and not _C1_BYTES.search(sample):
-        if _letters(_decode(sample, sibling)) > _letters(text):
-            encoding = get_encoding(sibling)
-            text = _decode(sample, sibling)
-    local = tld_default(tld)
-    if (
-        local is not None
-        and local != encoding
-        and local.name in _LATIN
-        and encoding.name in _LATIN
-        and _letters(_decode(sample, local.name)) >= _letters(text)
-    ):
-        return local
-    return encoding
+
+def _latin_score(text: str, common: str, rare: str) -> float:
+    score = 0.0
+    for char in text:
+        if char.isascii() or char in _PUNCTUATION:
+            continue
+        lower = char.lower()
+        if lower in common:
+            score += 1
+        elif lower in rare:
+            score += 0.3
+        elif not char.isalpha():
+            score -= 2  # a symbol or control code where a letter was expected
+    return score
+
+
+def best_latin(sample: bytes) -> Encoding:
+    """The Latin-script single-byte encoding that reads ``sample`` as the most letters of its
+    languages (first in ``_LATIN_LETTERS`` order among equals)."""
+    scores = {
+        name: _latin_score(_decode(sample, name), *letters)
+        for name, letters in _LATIN_LETTERS.items()
+    }
+    return get_encoding(max(_LATIN_LETTERS, key=scores.__getitem__))
+
+
+def _russian_lowercase(text: str) -> int:
+    return sum(1 for char in text if char in _RUSSIAN_LOWERCASE)
+
+
+# The share of a language's letters that cjk_score counts in ordinary text: about 40% of
+# Japanese is kana, nearly all Korean is Hangul, and the common-character lists above cover
+# about a third of Chinese text. Scores are divided by these to be comparable.
+_TYPICAL_SHARE = {"Shift_JIS": 0.4, "EUC-JP": 0.4, "EUC-KR": 0.9, "GBK": 0.35, "Big5": 0.35}
+
+
+def cjk_score(text: str, encoding_name: str) -> float:
+    """How typical of its language ``text`` is when read in a CJK encoding: the share of its
+    non-ASCII letters that are kana (Japanese), Hangul (Korean) or common Han characters
+    (Chinese), relative to that share in ordinary text."""
+    letters = [char for char in text if not char.isascii() and char.isalpha()]
+    if not letters:
+        return 0.0
+    if encoding_name in ("Shift_JIS", "EUC-JP"):
+        typical = sum(1 for char in letters if "\u3040" <= char <= "\u30ff")
+    elif encoding_name == "EUC-KR":
+        typical = sum(1 for char in letters if "\uac00" <= char <= "\ud7a3")
+    elif encoding_name == "GBK":
+        typical = sum(1 for char in letters if char in _SIMPLIFIED_COMMON)
+    else:
+        typical = sum(1 for char in letters if char in _TRADITIONAL_COMMON)
+    return typical / len(letters) / _TYPICAL_SHARE[encoding_name]
+
+
+def best_cjk(sample: bytes, candidates: list[Encoding]) -> Encoding | None:
+    """The candidate whose reading of ``sample`` is most typical of its language, if any
+    reading is typical at all."""
+    scores = {
+        enc.name: cjk_score(sample.decode(_MULTI_BYTE[enc.name][0], errors="replace"), enc.name)
+        for enc in candidates
+    }
+    best = max(scores, key=scores.__getitem__, default=None)
+    return get_encoding(best) if best is not None and scores[best] >= 0.1 else None
 
 
 def _letters(text: str) -> int:
@@ -243,14 +317,44 @@ def _isolated_share(sample: bytes) -> float:
     return isolated / high if high else 0.0
 
 
+def refine_guess(encoding: Encoding, sample: bytes, tld: str | None = None) -> Encoding:
+    """Settle the confusions statistics leave between sibling single-byte encodings.
+
+    Latin script: the encoding that reads the most letters of its languages, or the TLD's
+    locale encoding when it reads as many letters (measured in Chromium: French text is
+    ISO-8859-2 on .pl). Greek: the one of windows/ISO that reads more letters. Cyrillic: the
+    encoding that reads the most lowercase letters.
+    """
+    if encoding.name in _GREEK_SIBLINGS:
+        windows, iso = (_letters(_decode(sample, name)) for name in _GREEK_SIBLINGS)
+        if windows == iso:
+            long = len(_HIGH_BYTES.findall(sample)) >= _GREEK_LONG_TEXT
+            return get_encoding("windows-1253" if long else "ISO-8859-7")
+        return get_encoding("windows-1253" if windows > iso else "ISO-8859-7")
+    if encoding.name in _CYRILLIC:
+        # Misread Cyrillic comes out mostly in capitals; running text is mostly lowercase.
+        scores = {name: _russian_lowercase(_decode(sample, name)) for name in _CYRILLIC}
+        best_name = max(_CYRILLIC, key=scores.__getitem__)
+        return encoding if scores[encoding.name] == scores[best_name] else get_encoding(best_name)
+    if encoding.name not in _LATIN_LETTERS:
+        return encoding
+    best = best_latin(sample)
+    local = tld_default(tld)
+    if local is not None and local != best and local.name in _LATIN_LETTERS:
+        if _letters(_decode(sample, local.name)) >= _letters(_decode(sample, best.name)):
+            return local
+    return best
+
+
 class CharsetNormalizerDetector:
-    """Detection by charset-normalizer, restricted to browser encodings."""
+    """Detection by charset-normalizer, restricted to browser encodings and refined where it
+    confuses siblings."""
 
     # One Python codec per candidate Encoding Standard encoding.
-    CANDIDATES: tuple[str, ...] = (
-        "cp1252", "cp1250", "iso8859_2", "cp1251", "koi8_r", "iso8859_5", "cp866",
-        "mac_cyrillic", "koi8_u", "cp1253", "iso8859_7", "cp1254", "cp1255", "cp1256", "iso8859_6",
-        "cp1257", "cp874", "gb18030", "big5", "euc_jp", "cp932", "cp949",
+    SINGLE_BYTE: tuple[str, ...] = (
+        "cp1252", "cp1250", "iso8859_2", "cp1251", "koi8_r", "koi8_u", "iso8859_5", "cp866",
+        "mac_cyrillic", "cp1253", "iso8859_7", "cp1254", "cp1255", "cp1256", "iso8859_6",
+        "cp1257", "cp874",
     )  # fmt: skip
 
     def __init__(self, sample_bytes: int = SAMPLE_BYTES, prefix_bytes: int = PREFIX_BYTES):
@@ -258,39 +362,32 @@ class CharsetNormalizerDetector:
         self.prefix_bytes = prefix_bytes
 
     def detect(self, data: bytes, *, tld: str | None = None) -> Encoding | None:
-        prefix = _cut_at_safe_byte(bytes(data[: self.prefix_bytes + 64]), self.prefix_bytes)
+        prefix = _detection_window(data, self.prefix_bytes)
         settled, quick = fast_path(prefix)
         if settled:
             return quick
         import charset_normalizer
 
         sample = text_sample(prefix, self.sample_bytes)
-        candidates = list(self.CANDIDATES)
-        if _isolated_share(sample) > 0.5:
-            # Lone non-ASCII bytes between ASCII ones: Latin-script text, not CJK.
-            candidates = [c for c in candidates if c not in _MULTI_BYTE_CODECS]
-        results = charset_normalizer.from_bytes(sample, cp_isolation=candidates)
-        for match in results:
+        if sample.isascii():
+            return None
+        # Multi-byte encodings that cannot read the sample are not offered at all.
+        multi_byte = plausible_multi_byte(sample)
+        candidates = [*self.SINGLE_BYTE, *(_MULTI_BYTE[e.name][1] for e in multi_byte)]
+        for match in charset_normalizer.from_bytes(sample, cp_isolation=candidates):
             encoding = whatwg_encoding_for(match.encoding)
-            if encoding is not None:
-                return refine_guess(encoding, sample, tld)
-        if len(candidates) < len(self.CANDIDATES):
-            return refine_guess(get_encoding("windows-1252"), sample, tld)
-        # charset-normalizer finds symbol-rich CJK text too chaotic and answers nothing;
-        # strict validity then still tells most legacy multi-byte encodings apart.
-        valid = strictly_valid_multi_byte(sample)
-        if len(valid) == 1:
-            return valid[0]
-        if valid:
-            results = charset_normalizer.from_bytes(
-                sample,
-                cp_isolation=[codec for codec, name in _MULTI_BYTE if get_encoding(name) in valid],
-                threshold=1.0,
-            )
-            best = results.best()
-            mapped = whatwg_encoding_for(best.encoding) if best is not None else None
-            return mapped or valid[0]
-        return None
+            if encoding is None:
+                continue
+            if encoding.name in _MULTI_BYTE and len(multi_byte) > 1:
+                # charset-normalizer confuses CJK encodings that all read the bytes.
+                return best_cjk(sample, multi_byte) or encoding
+            return refine_guess(encoding, sample, tld)
+        # charset-normalizer finds symbol-rich CJK text too chaotic and may answer nothing.
+        if len(multi_byte) == 1:
+            return multi_byte[0]
+        if multi_byte:
+            return best_cjk(sample, multi_byte) or multi_byte[0]
+        return refine_guess(get_encoding("windows-1252"), sample, tld)
 
 
 class ChardetngDetector:
@@ -303,7 +400,7 @@ class ChardetngDetector:
     def detect(self, data: bytes, *, tld: str | None = None) -> Encoding | None:
         import chardetng_py
 
-        prefix = _cut_at_safe_byte(bytes(data[: self.prefix_bytes + 64]), self.prefix_bytes)
+        prefix = _detection_window(data, self.prefix_bytes)
         settled, quick = fast_path(prefix)
         if settled:
             return quick

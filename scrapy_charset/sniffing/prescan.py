@@ -276,9 +276,12 @@ def get_xml_encoding(data: bytes) -> tuple[str, Encoding] | None:
     if any(byte <= 0x20 for byte in potential):
         return None
     label = _isomorphic_decode(potential)
-    encoding = _prescan_substitute(lookup(label))
+    encoding = lookup(label)
     if encoding is None:
         return None
+    # Step 17: UTF-16 becomes UTF-8 (x-user-defined stays, unlike in the <meta> prescan).
+    if encoding is UTF_16BE or encoding is UTF_16LE:
+        encoding = UTF_8
     return label, encoding
 
 
