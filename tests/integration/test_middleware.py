@@ -362,6 +362,20 @@ def test_response_built_directly_decodes_lazily() -> None:
     assert response.charset_decision.source is Source.META
 
 
+def test_item_loaders_read_the_browser_text() -> None:
+    from itemloaders.processors import TakeFirst
+    from scrapy.loader import ItemLoader
+
+    mw, _ = middleware()
+    body, _ = japanese_page()
+    request, response = response_for("http://x.com/", body)
+    loader = ItemLoader(item={}, response=mw.process_response(request, response))
+    loader.default_output_processor = TakeFirst()
+    loader.add_css("title", "title::text")
+    loader.add_xpath("p", "//p/text()")
+    assert loader.load_item() == {"title": JA, "p": JA}
+
+
 def test_json_reads_the_browser_text() -> None:
     mw, _ = middleware()
     body = f'{{"name": "{JA}"}}'.encode("cp932")
