@@ -119,6 +119,7 @@ class CharsetMiddleware:
             return self._take_over(request, response, *target)
         except Exception as exc:  # never lose a response to an internal error
             self._record_error(exc, response)
+            request.meta.pop(META_DECISION, None)
             return response
 
     def _skip_reason(self, request: Request, response: Response) -> str | None:
@@ -163,8 +164,8 @@ class CharsetMiddleware:
         new.headers = response.headers  # shared, not copied: the old response is dropped
         new.charset_preset(text, decision)  # type: ignore[attr-defined]
 
-        request.meta[META_DECISION] = decision
         self._record(response, text, decision, changed)
+        request.meta[META_DECISION] = decision  # last: nothing can fail after it
         return new
 
     def _forced_by_meta(self, request: Request, decoding: BrowserDecoding) -> BrowserDecoding:

@@ -260,7 +260,9 @@ def test_internal_error_leaves_the_response_as_scrapy_made_it(
     body = f"<p>{RU}</p>".encode("cp1251")  # undeclared and not UTF-8: the detector runs
     with caplog.at_level(logging.INFO, logger=LOGGER):
         for _ in range(2):
-            request, response = response_for("http://example.com/", body)
+            request, response = response_for(
+                "http://example.com/", body, meta={"charset_decision": "from a redirect"}
+            )
             result = mw.process_response(request, response)
             assert result is response and type(result) is HtmlResponse
             assert result.text == stock_text(response)
