@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -73,9 +74,15 @@ def test_wheel_registers_the_scrapy_command(wheel: Path) -> None:
     assert "charset-audit = scrapy_charset.tools.audit_command:AuditCommand" in text
 
 
-def test_installed_package_registers_the_scrapy_command() -> None:
-    commands = {ep.name: ep.value for ep in entry_points(group="scrapy.commands")}
-    assert commands.get("charset-audit") == "scrapy_charset.tools.audit_command:AuditCommand"
+def test_installed_package_registers_the_scrapy_command(tmp_path: Path) -> None:
+    commands = {ep.name: ep for ep in entry_points(group="scrapy.commands")}
+    assert commands["charset-audit"].value == "scrapy_charset.tools.audit_command:AuditCommand"
+    assert commands["charset-audit"].load().__name__ == "AuditCommand"
+    # Scrapy lists it outside any project (cwd without scrapy.cfg).
+    listing = subprocess.run(
+        [sys.executable, "-m", "scrapy", "-h"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert re.search(r"^  charset-audit +\S", listing.stdout, re.M), listing.stdout
 
 
 def test_sdist_has_what_the_test_suite_and_example_need(sdist_names: list[str]) -> None:
