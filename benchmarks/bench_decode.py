@@ -8,9 +8,10 @@ sample in the encoding's languages inside HTML markup, encoded with Python's cod
 - turbohtml's ``whatwg-*`` codec, if turbohtml is installed (``import turbohtml.detect``
   registers them),
 
-each timed ROUNDS times in turn; the ratios are baseline time / other time on the medians
-(above 1 is faster than Python's codec). Then MB/s on 1 MB of random bytes, and the peak
-memory (tracemalloc) of decoding 10 MB of typical text relative to the size of the output.
+each timed ROUNDS times in turn; a ratio is the median over rounds of baseline time / other
+time within the round (above 1 is faster than Python's codec). Then MB/s on 1 MB of random
+bytes, and the peak memory (tracemalloc) of decoding 10 MB of typical text relative to the
+size of the output.
 
     python benchmarks/bench_decode.py [--rounds N] [--only NAME ...]
 """
@@ -123,8 +124,8 @@ def turbohtml_decoder(encoding: Encoding) -> Callable[[bytes], str] | None:
     return lambda data: data.decode(name)
 
 
-def median_seconds(functions: list[Callable[[], object]], rounds: int) -> list[float]:
-    """Median wall time of one call of each function, the functions taking turns.
+def round_seconds(functions: list[Callable[[], object]], rounds: int) -> list[list[float]]:
+    """Wall time of one call of each function in each round, the functions taking turns.
 
     Each sample times enough calls to last about 20 ms, so that sub-millisecond calls are
     not measured at the resolution of the scheduler.
@@ -141,7 +142,16 @@ def median_seconds(functions: list[Callable[[], object]], rounds: int) -> list[f
             for _ in range(repeats[i]):
                 function()
             times[i].append((time.perf_counter() - start) / repeats[i])
-    return [statistics.median(t) for t in times]
+    return times
+
+
+def median_seconds(functions: list[Callable[[], object]], rounds: int) -> list[float]:
+    return [statistics.median(t) for t in round_seconds(functions, rounds)]
+
+
+def median_ratio(baseline: list[float], other: list[float]) -> float:
+    """Median over rounds of baseline time / other time, each pair measured back to back."""
+    return statistics.median(b / o for b, o in zip(baseline, other, strict=True))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -166,9 +176,12 @@ def main(argv: list[str] | None = None) -> int:
         ]
         if turbo is not None:
             functions.append(partial(turbo, data))
-        seconds = median_seconds(functions, args.rounds)
-        ratio = seconds[1] / seconds[0]
-        turbo_ratio = f"{seconds[1] / seconds[2]:9.2f}x" if turbo is not None else "       n/a"
+        times = round_seconds(functions, args.rounds)
+        seconds = [statistics.median(t) for t in times]
+        ratio = median_ratio(times[1], times[0])
+        turbo_ratio = (
+            f"{median_ratio(times[1], times[2]):9.2f}x" if turbo is not None else "       n/a"
+        )
         size = len(data) / MB
         print(
             f"{encoding.name:16} {size / seconds[0]:10.1f} {size / seconds[1]:12.1f} "
