@@ -29,7 +29,7 @@ PUBLISH_EVERY = 1_000  # items between refreshes of the counting stats
 
 _UNKNOWN: Any = object()  # route not looked up yet
 _FIELD_COUNTERS = ("affected", "replacement_chars", "mojibake", "mojibake_chars")
-MAX_SHAPES = 1_000  # distinct key tuples remembered for the fast path
+MAX_SHAPES = 1_000  # distinct key sets remembered for the fast path
 _SCALARS = (bytes, bytearray, memoryview, int, float, complex, type(None))
 
 
@@ -293,6 +293,8 @@ class CharsetPipeline:
         if not shape.pending:
             self._pending.append(shape)
         shape.pending += 1
+        if shape.pending >= self.rule.window:  # a window may be full: judge it now
+            self._flush_clean()
         return True
 
     def _shape(self, keys: frozenset[Any]) -> _Shape | None:
