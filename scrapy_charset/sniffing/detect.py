@@ -11,7 +11,6 @@ other answer (cp775, johab, utf-7, …) is rejected.
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Protocol, runtime_checkable
 
 from ..encoding import UTF_8, Encoding, get_encoding, lookup
@@ -65,8 +64,8 @@ _ISO_2022_JP_ESCAPE = re.compile(rb"\x1b(?:\$[@B]|\(J)")
 # "<" or ">", bytes below 0x40 that are never part of a legacy multi-byte character, and each
 # node is scanned a bounded number of times, so the search is linear.
 _TEXT_NODE = re.compile(rb">([^<>]*[\x80-\xff][^<>]*)")
-_HIGH_RUN = re.compile(rb"[\x80-\xff]+")
-_HIGH_BYTES = re.compile(rb"[\x80-\xff]")
+_HIGH_BYTE_VALUES = bytes(range(0x80, 0x100))
+_ISOLATED_HIGH_BYTE = re.compile(rb"(?<![\x80-\xff])[\x80-\xff](?![\x80-\xff])")
 _FIRST_NON_ASCII = re.compile(rb"[\x80-\xff]")
 # Legacy multi-byte encodings: the Python codec that checks a sample's validity (a superset,
 # so that vendor characters do not look like errors) and the one charset-normalizer is offered.
@@ -96,16 +95,16 @@ _GREEK_SIBLINGS = ("windows-1253", "ISO-8859-7")
 # Cyrillic encodings told apart by lowercase letters (x-mac-cyrillic shares windows-1251's
 # lowercase letters, so it is left to the statistics).
 _CYRILLIC = ("windows-1251", "KOI8-R", "ISO-8859-5", "IBM866")
-_RUSSIAN_LOWERCASE = set("абвгдеёжзийклмнопрстуфхцчшщъыьэюя")
+_RUSSIAN_LOWERCASE_CLASS = re.compile("[а-яё]")
 # The most frequent Han characters of Chinese text in simplified and traditional script (from
 # published frequency lists); text misread in another CJK encoding hits few of them.
-_SIMPLIFIED_COMMON = set(
+_SIMPLIFIED_COMMON = (
     "的一是不了在人有我他这个们中来上大为和国地到以说时要就出会可也你对生能而子那得于着下"
     "自之年过发后作里用道行所然家种事成方多经么去法学如都同现当没动面起看定天分还进好小部"
     "其些主样理心她本前开但因只从想实日军者意无力它与长把机十民第公此已工使情明性知全三又"
     "关点正业外将两高间由问很最重并物手应战向头文体政美相见被利什二等产或新己制身果加西月"
 )
-_TRADITIONAL_COMMON = set(
+_TRADITIONAL_COMMON = (
     "的一是不了在人有我他這個們中來上大為和國地到以說時要就出會可也你對生能而子那得於著下"
     "自之年過發後作裡用道行所然家種事成方多經麼去法學如都同現當沒動面起看定天分還進好小部"
     "其些主樣理心她本前開但因只從想實日軍者意無力它與長把機十民第公此已工使情明性知全三又"
@@ -240,45 +239,65 @@ def plausible_multi_byte(sample: bytes) -> list[Encoding]:
     for name, (codec, _) in _MULTI_BYTE.items():
         text = sample.decode(codec, errors="replace")
         count = text.count("\ufffd")
-        if count * 100 <= sum(1 for char in text if not char.isascii()):
+        if count * 100 <= len(text) - len(text.encode("ascii", "ignore")):
             errors[name] = count
     return [get_encoding(name) for name in errors]
 
 
-def _latin_score(text: str, common: str, rare: str) -> float:
-    score = 0.0
-    for char in text:
-        if char.isascii() or char in _PUNCTUATION:
-            continue
-        lower = char.lower()
-        if lower in common:
-            score += 1
-        elif unicodedata.combining(char):
-            score -= 2  # a tone mark outside Vietnamese
-        elif lower in rare:
-            score += 0.3
-        elif not char.isalpha():
-            score -= 2  # a symbol or control code where a letter was expected
-    return score
+def _char_class(chars: str) -> re.Pattern[str]:
+    return re.compile("[" + "".join(re.escape(char) for char in sorted(set(chars))) + "]")
+
+
+# Character counting is done with compiled patterns (in C): these functions run on every
+# undeclared page.
+_ASCII_OR_PUNCTUATION = re.compile("[\x00-\x7f" + re.escape("".join(_PUNCTUATION)) + "]+")
+_ASCII_RUN = re.compile("[\x00-\x7f]+")
+_LATIN_CLASSES = {
+    name: (_char_class(common + common.upper()), _char_class(rare + rare.upper()) if rare else None)
+    for name, (common, rare) in _LATIN_LETTERS.items()
+}
+
+
+def _count(pattern: re.Pattern[str], text: str) -> int:
+    return len(pattern.findall(text))
+
+
+def _latin_score(text: str, name: str) -> float:
+    """Letters of the encoding's languages count 1 (rare ones 0.3); other letters 0; symbols,
+    control codes and stray combining marks count -2."""
+    common, rare = _LATIN_CLASSES[name]
+    rest = _ASCII_OR_PUNCTUATION.sub("", text)
+    score = float(_count(common, rest))
+    rest = common.sub("", rest)
+    if rare is not None:
+        score += 0.3 * _count(rare, rest)
+        rest = rare.sub("", rest)
+    return score - 2 * (len(rest) - sum(map(str.isalpha, rest)))
 
 
 def best_latin(sample: bytes) -> Encoding:
     """The Latin-script single-byte encoding that reads ``sample`` as the most letters of its
     languages (first in ``_LATIN_LETTERS`` order among equals)."""
-    scores = {
-        name: _latin_score(_decode(sample, name), *letters)
-        for name, letters in _LATIN_LETTERS.items()
-    }
+    scores = {name: _latin_score(_decode(sample, name), name) for name in _LATIN_LETTERS}
     return get_encoding(max(_LATIN_LETTERS, key=scores.__getitem__))
 
 
 def _russian_lowercase(text: str) -> int:
-    return sum(1 for char in text if char in _RUSSIAN_LOWERCASE)
+    return _count(_RUSSIAN_LOWERCASE_CLASS, text)
 
 
 # The share of a language's letters that cjk_score counts in ordinary text: about 40% of
 # Japanese is kana, nearly all Korean is Hangul, and the common-character lists above cover
 # about a third of Chinese text. Scores are divided by these to be comparable.
+_TYPICAL = {
+    "Shift_JIS": re.compile("[\u3040-\u30ff]"),
+    "EUC-JP": re.compile("[\u3040-\u30ff]"),
+    "EUC-KR": re.compile("[\uac00-\ud7a3]"),
+    "GBK": re.compile("[" + _SIMPLIFIED_COMMON + "]"),
+    "Big5": re.compile("[" + _TRADITIONAL_COMMON + "]"),
+}
+# A reading scoring at least this (half the typical share) is taken as the page's language.
+_TYPICAL_ENOUGH = 0.5
 _TYPICAL_SHARE = {"Shift_JIS": 0.4, "EUC-JP": 0.4, "EUC-KR": 0.9, "GBK": 0.35, "Big5": 0.35}
 
 
@@ -286,18 +305,11 @@ def cjk_score(text: str, encoding_name: str) -> float:
     """How typical of its language ``text`` is when read in a CJK encoding: the share of its
     non-ASCII letters that are kana (Japanese), Hangul (Korean) or common Han characters
     (Chinese), relative to that share in ordinary text."""
-    letters = [char for char in text if not char.isascii() and char.isalpha()]
+    non_ascii = _ASCII_RUN.sub("", text)
+    letters = sum(map(str.isalpha, non_ascii))
     if not letters:
         return 0.0
-    if encoding_name in ("Shift_JIS", "EUC-JP"):
-        typical = sum(1 for char in letters if "\u3040" <= char <= "\u30ff")
-    elif encoding_name == "EUC-KR":
-        typical = sum(1 for char in letters if "\uac00" <= char <= "\ud7a3")
-    elif encoding_name == "GBK":
-        typical = sum(1 for char in letters if char in _SIMPLIFIED_COMMON)
-    else:
-        typical = sum(1 for char in letters if char in _TRADITIONAL_COMMON)
-    return typical / len(letters) / _TYPICAL_SHARE[encoding_name]
+    return _count(_TYPICAL[encoding_name], non_ascii) / letters / _TYPICAL_SHARE[encoding_name]
 
 
 def best_cjk(sample: bytes, candidates: list[Encoding]) -> Encoding | None:
@@ -308,22 +320,26 @@ def best_cjk(sample: bytes, candidates: list[Encoding]) -> Encoding | None:
         for enc in candidates
     }
     best = max(scores, key=scores.__getitem__, default=None)
-    return get_encoding(best) if best is not None and scores[best] >= 0.1 else None
+    return get_encoding(best) if best is not None and scores[best] >= _TYPICAL_ENOUGH else None
+
+
+def _high_bytes(data: bytes) -> int:
+    return len(data) - len(data.translate(None, _HIGH_BYTE_VALUES))
+
+
+def _count_bytes(pattern: re.Pattern[bytes], data: bytes) -> int:
+    return len(pattern.findall(data))
 
 
 def _letters(text: str) -> int:
-    return sum(1 for char in text if char.isalpha() and not char.isascii())
+    return sum(map(str.isalpha, _ASCII_RUN.sub("", text)))
 
 
 def _isolated_share(sample: bytes) -> float:
     """The share of non-ASCII bytes with ASCII on both sides: high in Latin-script text,
     low in CJK text, whose characters come in runs."""
-    high = isolated = 0
-    for match in _HIGH_RUN.finditer(sample):
-        high += match.end() - match.start()
-        if match.end() - match.start() == 1:
-            isolated += 1
-    return isolated / high if high else 0.0
+    high = _high_bytes(sample)
+    return _count_bytes(_ISOLATED_HIGH_BYTE, sample) / high if high else 0.0
 
 
 def refine_guess(encoding: Encoding, sample: bytes, tld: str | None = None) -> Encoding:
@@ -337,7 +353,7 @@ def refine_guess(encoding: Encoding, sample: bytes, tld: str | None = None) -> E
     if encoding.name in _GREEK_SIBLINGS:
         windows, iso = (_letters(_decode(sample, name)) for name in _GREEK_SIBLINGS)
         if windows == iso:
-            long = len(_HIGH_BYTES.findall(sample)) >= _GREEK_LONG_TEXT
+            long = _high_bytes(sample) >= _GREEK_LONG_TEXT
             return get_encoding("windows-1253" if long else "ISO-8859-7")
         return get_encoding("windows-1253" if windows > iso else "ISO-8859-7")
     if encoding.name in _CYRILLIC:
@@ -352,7 +368,7 @@ def refine_guess(encoding: Encoding, sample: bytes, tld: str | None = None) -> E
     # Measured in Chromium: a Latin line with a few non-ASCII bytes reads as windows-1255 on
     # .il and windows-1256 on .sa/.eg (but not as the locale encoding on other TLDs).
     if local is not None and local.name in _FEW_BYTES_STEERED:
-        if len(_HIGH_BYTES.findall(sample)) < _FEW_BYTES:
+        if _high_bytes(sample) < _FEW_BYTES:
             return local
     # Chromium never steers towards windows-1258 (measured on .vn).
     if local is not None and local != best and local.name in _TLD_STEERED:
@@ -386,22 +402,16 @@ class CharsetNormalizerDetector:
         sample = text_sample(prefix, self.sample_bytes)
         if sample.isascii():
             return None
-        # Multi-byte encodings that cannot read the sample are not offered at all.
-        multi_byte = plausible_multi_byte(sample)
-        candidates = [*self.SINGLE_BYTE, *(_MULTI_BYTE[e.name][1] for e in multi_byte)]
-        for match in charset_normalizer.from_bytes(sample, cp_isolation=candidates):
+        # A CJK reading that is valid and typical of its language settles it: charset-normalizer
+        # confuses CJK encodings that all read the bytes, and finds symbol-rich CJK text too
+        # chaotic to answer at all.
+        cjk = best_cjk(sample, plausible_multi_byte(sample))
+        if cjk is not None:
+            return cjk
+        for match in charset_normalizer.from_bytes(sample, cp_isolation=list(self.SINGLE_BYTE)):
             encoding = whatwg_encoding_for(match.encoding)
-            if encoding is None:
-                continue
-            if encoding.name in _MULTI_BYTE and len(multi_byte) > 1:
-                # charset-normalizer confuses CJK encodings that all read the bytes.
-                return best_cjk(sample, multi_byte) or encoding
-            return refine_guess(encoding, sample, tld)
-        # charset-normalizer finds symbol-rich CJK text too chaotic and may answer nothing.
-        if len(multi_byte) == 1:
-            return multi_byte[0]
-        if multi_byte:
-            return best_cjk(sample, multi_byte) or multi_byte[0]
+            if encoding is not None:
+                return refine_guess(encoding, sample, tld)
         return refine_guess(get_encoding("windows-1252"), sample, tld)
 
 
