@@ -195,12 +195,25 @@ def _detection_window(data: bytes, size: int) -> bytes:
     starts 70 KB into the page)."""
     window = _cut_at_safe_byte(bytes(data[: size + 64]), size)
     if window.isascii() and len(data) > len(window):
-        first = _FIRST_NON_ASCII.search(data, max(0, len(window) - 256))
-        if first is not None:
-            tag_end = data.rfind(b">", max(0, first.start() - 4096), first.start())
-            start = tag_end + 1 if tag_end >= 0 else max(0, first.start() - 128)
+        first = _first_non_ascii(data, max(0, len(window) - 256))
+        if first >= 0:
+            tag_end = data.rfind(b">", max(0, first - 4096), first)
+            start = tag_end + 1 if tag_end >= 0 else max(0, first - 128)
             window = _cut_at_safe_byte(bytes(data[start : start + size + 64]), size)
     return window
+
+
+def _first_non_ascii(data: bytes, start: int) -> int:
+    """The offset of the first byte >= 0x80 at or after ``start``, or -1. Whole chunks are
+    checked with ``bytes.isascii`` (word at a time), the pattern runs on one chunk only."""
+    step = 1 << 16
+    for chunk_start in range(start, len(data), step):
+        chunk = data[chunk_start : chunk_start + step]
+        if not chunk.isascii():
+            found = _FIRST_NON_ASCII.search(chunk)
+            assert found is not None
+            return chunk_start + found.start()
+    return -1
 
 
 def text_sample(data: bytes, limit: int = SAMPLE_BYTES) -> bytes:

@@ -1,9 +1,14 @@
 """The encoding sniffing algorithm in browser order, with a record of which rule decided.
 
-Order: forced encoding, BOM, ``Content-Type`` charset (both "certain"), then the HTML
-Standard's ``<meta>`` prescan of the first 1,024 bytes, Chromium's continued ``<meta>`` scan
-while in ``<head>``, the XML declaration, UTF-8 validity, statistical detection, and the
-locale default chosen from the URL's TLD, else windows-1252 (all "tentative").
+Order, as measured in Chromium 156 (``tests/data/chromium/FINDINGS.md``): a forced encoding,
+the BOM, the ``Content-Type`` charset (all "certain"); then (all "tentative") the first
+``<meta>`` charset Chromium's scanner honours — in the first 1,024 bytes, or later while still
+in ``<head>`` — else the XML declaration; then statistical detection, the locale default of
+the URL's TLD, and windows-1252.
+
+Where Chromium shows mojibake for an undeclared page, the true encoding is chosen instead and
+marked by its source: valid UTF-8 (``Source.UTF8``; Chromium never detects UTF-8 over HTTP),
+and, as ``Source.DETECTION``, BOM-less UTF-16 and ISO-2022-JP (Chromium: windows-1252).
 """
 
 from __future__ import annotations
