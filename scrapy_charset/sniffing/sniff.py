@@ -13,6 +13,8 @@ and, as ``Source.DETECTION``, BOM-less UTF-16 and ISO-2022-JP (Chromium: windows
 
 from __future__ import annotations
 
+import re
+
 from ..encoding import (
     UTF_8,
     UTF_16BE,
@@ -35,6 +37,7 @@ _BOMS: tuple[tuple[bytes, Encoding], ...] = (
 )
 
 
+_META = re.compile(rb"<[Mm][Ee][Tt][Aa]")
 # Stands for the label of a UTF-16 XML declaration, which has none that can be read.
 _UTF16_XML = "<?x"
 
@@ -77,7 +80,8 @@ def _document_declarations(data: bytes) -> list[Declaration]:
         return [Declaration(Source.XML_DECLARATION, _UTF16_XML, utf16)]
     # Chromium's scanner decides (it differs from the spec's prescan on repeated attributes
     # and on <meta> inside raw-text elements); it runs on until it leaves <head>.
-    meta, ignored = scan_meta_like_chromium(data)
+    # Without any "<meta" there is nothing to scan for (checked in C first).
+    meta, ignored = scan_meta_like_chromium(data) if _META.search(data) else (None, [])
     for declaration in (*ignored, meta):
         if declaration is not None:
             late = declaration.start >= PRESCAN_LIMIT

