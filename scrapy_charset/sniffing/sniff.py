@@ -186,15 +186,28 @@ def _tentative(
         # Pure ASCII: Chromium uses windows-1252 whatever the TLD (measured on .jp and .ru).
         return decide(WINDOWS_1252, Source.DEFAULT)
     tld = tld_of(url) if tld_hint else None
-    if detector is not None:
-        detected = detector.detect(data, tld=tld)
-        if detected is not None:
-            return decide(detected, Source.DETECTION)
+    detected = _run_detector(detector, data, tld)
+    if detected is not None:
+        return decide(detected, Source.DETECTION)
 
     default = tld_default(tld)
     if default is not None:
         return decide(default, Source.TLD)
     return decide(WINDOWS_1252, Source.DEFAULT)
+
+
+def _run_detector(detector: Detector | None, data: bytes, tld: str | None) -> Encoding | None:
+    """The detector's answer as an Encoding; a failing detector or an answer that is not an
+    Encoding Standard encoding counts as no answer (sniffing never fails on its account)."""
+    if detector is None:
+        return None
+    try:
+        answer: object = detector.detect(data, tld=tld)
+    except Exception:
+        return None
+    if isinstance(answer, (str, bytes)):
+        answer = lookup(answer)
+    return answer if isinstance(answer, Encoding) else None
 
 
 def decode_html(

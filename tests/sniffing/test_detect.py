@@ -126,3 +126,22 @@ def test_latin_text_follows_a_latin_tld() -> None:
     body = ("<p>" + TEXTS["windows-1252"] + "</p>").encode("cp1252")
     assert sniff(body, url="http://example.pl/").encoding == lookup("iso-8859-2")
     assert sniff(body, url="http://example.com/").encoding == lookup("windows-1252")
+
+
+def test_a_failing_or_odd_detector_does_not_fail_sniffing() -> None:
+    class Broken:
+        def detect(self, data: bytes, *, tld: str | None) -> object:
+            raise RuntimeError("model not loaded")
+
+    class Label:
+        def detect(self, data: bytes, *, tld: str | None) -> object:
+            return "koi8-r"
+
+    class Nonsense:
+        def detect(self, data: bytes, *, tld: str | None) -> object:
+            return 42
+
+    body = b"<p>\xf0\xd2\xc9\xd7\xc5\xd4</p>"
+    assert sniff(body, detector=Broken()).source is Source.DEFAULT  # type: ignore[arg-type]
+    assert sniff(body, detector=Label()).encoding == lookup("koi8-r")  # type: ignore[arg-type]
+    assert sniff(body, detector=Nonsense()).source is Source.DEFAULT  # type: ignore[arg-type]
