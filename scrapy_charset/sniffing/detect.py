@@ -80,8 +80,9 @@ _MULTI_BYTE: dict[str, tuple[str, str]] = {
 # common ones, 0.3 for rare ones; other letters count 0 and symbols count against.
 _LATIN_LETTERS: dict[str, tuple[str, str]] = {
     "windows-1252": ("àâäçèéêëîïôöùüœæáíóúñãßåøìò", "õûÿýðþšžŸŠŽ"),
-    "windows-1250": ("áäčćďéěíĺľłńňóôöőŕřśšťúůüűýźżžąęđ", "ăâîşţ"),
-    "ISO-8859-2": ("áäčćďéěíĺľłńňóôöőŕřśšťúůüűýźżžąęđ", "ăâîşţ"),
+    # ą ľ ĺ ŕ are rarer than š ž, the letters they take the place of between the two.
+    "windows-1250": ("áäčćďéěíłńňóôöőřśšťúůüűýźżžęđ", "ąľĺŕăâîşţ"),
+    "ISO-8859-2": ("áäčćďéěíłńňóôöőřśšťúůüűýźżžęđ", "ąľĺŕăâîşţ"),
     "windows-1254": ("çğıöşüi̇", "âîûéè"),
     "windows-1257": ("ąčęėįšųūžāēģīķļņõäöü", "ćłńśźżó"),
     # Vietnamese: tone marks are combining characters.
