@@ -37,6 +37,7 @@ from .response import (
     CharsetResponseMixin,
     CharsetTextResponse,
     CharsetXmlResponse,
+    DetectorGuard,
     codec_name,
 )
 from .settings import read_settings
@@ -80,11 +81,14 @@ class CharsetMiddleware:
             raise NotConfigured
         self.crawler = crawler
         self.stats = crawler.stats
+        # Sniffing treats a failing detector as one without an answer; the guard keeps the
+        # failure so that it is handled here like any internal error.
+        self._guard = DetectorGuard(config.detector) if config.detector is not None else None
         # One decoding and one response class per kind of response taken over.
         self._targets: dict[type[Response], tuple[type[TextResponse], BrowserDecoding]] = {
             scrapy_cls: (
                 target,
-                BrowserDecoding(kind, config.detector, config.tld_hint, config.force_encoding),
+                BrowserDecoding(kind, self._guard, config.tld_hint, config.force_encoding),
             )
             for scrapy_cls, (kind, target) in _TAKEOVER.items()
             if kind in config.response_types
@@ -152,7 +156,12 @@ class CharsetMiddleware:
     ) -> Response:
         decoding = self._forced_by_meta(request, decoding)
         body, headers = response.body, response.headers
+        guard = self._guard
+        if guard is not None:
+            guard.failure = None
         text, decision = decoding.decode(body, headers.getlist(b"Content-Type"), response.url)
+        if guard is not None and guard.failure is not None:
+            raise guard.failure
         changed = stock_text_differs(body, headers.get(b"Content-Type"), text, decision)
 
         attributes = {name: getattr(response, name) for name in _COPIED_ATTRIBUTES}
@@ -172,7 +181,7 @@ class CharsetMiddleware:
         label = request.meta.get(META_FORCE)
         if label is None:
             return decoding
-        forced = label if isinstance(label, Encoding) else _lookup_label(label)
+        forced = _lookup_label(label.name if isinstance(label, Encoding) else label)
         if forced is None:
             self.stats.inc_value("charset/forced/invalid")
             self._log_once(

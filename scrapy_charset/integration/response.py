@@ -149,6 +149,34 @@ def plain_text_guess(
 DEFAULT_DECODING = BrowserDecoding()
 
 
+class DetectorGuard:
+    """A detector wrapper that keeps the wrapped detector's failure in ``failure``.
+
+    It answers ``None`` when the detector raises or answers something that is not an
+    encoding (as sniffing would also do), so the caller can tell a failure from "no answer".
+    """
+
+    def __init__(self, detector: Any) -> None:
+        self.detector = detector
+        self.failure: Exception | None = None
+
+    def detect(self, data: bytes, *, tld: str | None) -> Encoding | str | bytes | None:
+        try:
+            answer = self.detector.detect(data, tld=tld)
+        except Exception as exc:
+            self.failure = exc
+            return None
+        if answer is not None and not isinstance(answer, (Encoding, str, bytes)):
+            self.failure = TypeError(
+                f"detector {self.detector!r} answered {answer!r}, not an encoding or label"
+            )
+            return None
+        return answer  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return f"DetectorGuard({self.detector!r})"
+
+
 class CharsetResponseMixin:
     """The browser-text behaviour shared by the three response classes below.
 

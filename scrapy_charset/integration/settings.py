@@ -108,7 +108,7 @@ def parse_forced_encoding(value: Any, origin: str) -> Encoding | None:
     if value is None or value == "":
         return None
     if isinstance(value, Encoding):
-        return value
+        value = value.name  # the standard's own object for that name, never a look-alike
     if isinstance(value, (str, bytes)):
         encoding = lookup(value)
         if encoding is not None:

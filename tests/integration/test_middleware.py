@@ -276,6 +276,32 @@ def test_internal_error_leaves_the_response_as_scrapy_made_it(
     assert mw.process_response(request, response).css("p::text").get() == RU
 
 
+class OddDetector:
+    def detect(self, data: bytes, *, tld: str | None) -> object:
+        return 42
+
+
+def test_a_detector_answering_nonsense_is_an_internal_error() -> None:
+    mw, crawler = middleware({"CHARSET_DETECTOR": OddDetector()})
+    request, response = response_for("http://example.com/", f"<p>{RU}</p>".encode("cp1251"))
+    assert mw.process_response(request, response) is response
+    assert charset_stats(crawler) == {"charset/error": 1, "charset/error/TypeError": 1}
+
+
+def test_forced_encoding_objects_are_the_standard_ones() -> None:
+    from scrapy_charset.encoding import Encoding
+
+    look_alike = Encoding("windows-1251", (), "", "no-such-codec", False)
+    made_up = Encoding("x-made-up", (), "", "no-such-codec", False)
+    mw, crawler = middleware()
+    body = f"<p>{RU}</p>".encode("cp1251")
+    for forced in (look_alike, made_up):
+        request, response = response_for("http://x.com/", body, meta={"charset_encoding": forced})
+        assert mw.process_response(request, response).css("p::text").get() == RU
+    stats = charset_stats(crawler)
+    assert stats["charset/forced"] == 1 and stats["charset/forced/invalid"] == 1
+
+
 def test_disabled_by_setting_or_custom_settings() -> None:
     with pytest.raises(NotConfigured):
         middleware({"CHARSET_ENABLED": False})
