@@ -83,7 +83,7 @@ _LATIN_LETTERS: dict[str, tuple[str, str]] = {
     # ą ľ ĺ ŕ are rarer than š ž, the letters they take the place of between the two.
     "windows-1250": ("áäčćďéěíłńňóôöőřśšťúůüűýźżžęđ", "ąľĺŕăâîşţ"),
     "ISO-8859-2": ("áäčćďéěíłńňóôöőřśšťúůüűýźżžęđ", "ąľĺŕăâîşţ"),
-    "windows-1254": ("çğıöşüi̇", "âîûéè"),
+    "windows-1254": ("çğıöşüİ", "âîûéè"),
     "windows-1257": ("ąčęėįšųūžāēģīķļņõäöü", "ćłńśźżó"),
     # Vietnamese: tone marks are combining characters.
     "windows-1258": ("ăâêôơưđàáảãạèéẻẽẹìíỉĩịòóỏõọùúủũụ\u0300\u0301\u0303\u0309\u0323", ""),
