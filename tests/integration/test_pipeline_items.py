@@ -13,10 +13,14 @@ import attr
 import pydantic
 import pytest
 import scrapy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
 
 from scrapy_charset.integration.pipeline import CharsetPipeline
+from scrapy_charset.integration.pipeline_settings import PipelineConfig
 
 CLEAN = "Crème brûlée à la française"
 BROKEN = CLEAN.encode("cp1252").decode("utf-8", errors="replace")  # really mis-decoded bytes
@@ -479,3 +483,52 @@ def test_clean_dict_fast_path_counts_exactly_like_the_value_by_value_path() -> N
     assert charset_stats(fast_stats) == charset_stats(slow_stats)
     assert fast_stats.get_value("charset/item/field/body/flagged") == 1
     assert fast_stats.get_value("charset/item/field/title/flagged") is None
+
+
+_leaves = st.one_of(
+    st.text(),
+    st.text(alphabet=st.sampled_from("aé\ufffdÃ©â€™ÐŸ東～〜\u0301")),
+    st.binary(max_size=8),
+    st.none(),
+    st.integers(),
+    st.floats(allow_nan=False),
+)
+_values = st.recursive(
+    _leaves,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.tuples(children, children),
+        st.dictionaries(st.one_of(st.text(max_size=3), st.integers()), children, max_size=4),
+    ),
+    max_leaves=20,
+)
+
+
+_SHARED_CRAWLER = get_crawler()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.text(max_size=5), _values, max_size=6))
+def test_any_nesting_of_odd_values_passes_through_unchanged(item: dict[Any, Any]) -> None:
+    # One crawler for all examples (building one is slow); fresh stats and pipeline each time.
+    stats = MemoryStatsCollector(_SHARED_CRAWLER)
+    pipeline = CharsetPipeline(stats, PipelineConfig(spike_window=1))
+    before = copy.deepcopy(item)
+    assert pipeline.process_item(item) is item
+    pipeline.close_spider()
+    assert item == before
+    got = charset_stats(stats)
+    assert got["charset/item/seen"] == 1
+    assert "charset/item/uninspectable" not in got
+    expected = sum(_texts(item, lambda s: s.count("\ufffd")))
+    assert got.get("charset/item/replacement_chars", 0) == expected
+
+
+def _texts(value: Any, measure: Any) -> list[int]:
+    if isinstance(value, str):
+        return [measure(value)]
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in _texts(v, measure)]
+    if isinstance(value, (list, tuple)):
+        return [n for v in value for n in _texts(v, measure)]
+    return []
