@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/bench_crawl.py [--pages 2000] [--rounds 5] [--check]
 
-A local HTTP server (in this process) serves ``--pages`` HTML pages of about 16 KB in a mix of
+A local HTTP server (in this process) serves ``--pages`` HTML pages of about 9 KB in a mix of
 encodings and declarations: UTF-8 in the header or undeclared, windows-1252, windows-1251,
 Shift_JIS, GBK, EUC-KR and Big5 in ``<meta>`` or the header, and undeclared legacy pages that
 need detection. Each round crawls the whole site twice in fresh child processes, once with
@@ -62,7 +62,7 @@ LABELS = {"cp1252": "windows-1252", "cp1251": "windows-1251", "cp932": "shift_ji
 
 
 def make_page(index: int, rng: random.Random) -> tuple[bytes, str]:
-    """One page of about 16 KB: its bytes and its Content-Type header."""
+    """One page of about 9 KB: its bytes and its Content-Type header."""
     language, codec, declared = KINDS[index % len(KINDS)]
     words = WORDS[language]
     sep = "" if language in {"ja", "zh", "tw"} else " "

@@ -14,7 +14,6 @@ Scrapy delivered it.
 from __future__ import annotations
 
 import logging
-import re
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +28,7 @@ from w3lib.encoding import (
     resolve_encoding,
 )
 
-from ..encoding import Encoding, decode, lookup
+from ..encoding import UTF_8, Encoding, decode, lookup
 from ..sniffing import Decision
 from .response import (
     BrowserDecoding,
@@ -162,7 +161,10 @@ class CharsetMiddleware:
         text, decision = decoding.decode(body, headers.getlist(b"Content-Type"), response.url)
         if guard is not None and guard.failure is not None:
             raise guard.failure
-        changed = stock_text_differs(body, headers.get(b"Content-Type"), text, decision)
+        replaced = "\ufffd" in text
+        changed = stock_text_differs(
+            body, headers.get(b"Content-Type"), text, decision, has_replacement=replaced
+        )
 
         attributes = {name: getattr(response, name) for name in _COPIED_ATTRIBUTES}
         new = target(
@@ -173,7 +175,7 @@ class CharsetMiddleware:
         new.headers = response.headers  # shared, not copied: the old response is dropped
         new.charset_preset(text, decision)  # type: ignore[attr-defined]
 
-        self._record(response, text, decision, changed)
+        self._record(response, decision, changed, replaced)
         request.meta[META_DECISION] = decision  # last: nothing can fail after it
         return new
 
@@ -202,7 +204,7 @@ class CharsetMiddleware:
 
     # -- stats and logs ---------------------------------------------------------------------
     def _record(
-        self, response: Response, text: str, decision: Decision, changed: bool | None
+        self, response: Response, decision: Decision, changed: bool | None, replaced: bool
     ) -> None:
         inc = self.stats.inc_value
         inc(f"charset/source/{decision.source.value}")
@@ -211,7 +213,7 @@ class CharsetMiddleware:
             inc("charset/changed")
         elif changed is None:
             inc("charset/changed_unknown")
-        if "\ufffd" in text:
+        if replaced:
             inc("charset/replacement_char")
         if decision.source.value == "forced":
             inc("charset/forced")
@@ -273,12 +275,15 @@ def _lookup_label(label: Any) -> Encoding | None:
     return None
 
 
-def stock_scrapy_codec(body: bytes, content_type: bytes | None) -> str | None:
+def stock_scrapy_codec(
+    body: bytes, content_type: bytes | None, *, valid_utf8: bool | None = None
+) -> str | None:
     """The codec stock Scrapy's ``TextResponse`` would decode ``body`` with.
 
     Same order as Scrapy: BOM, Content-Type charset, declaration in the body, then ASCII
     (read as cp1252) or UTF-8. ``None`` where Scrapy would ask charset-normalizer: re-running a
-    detector only for a statistic would cost more than the whole decoding.
+    detector only for a statistic would cost more than the whole decoding. ``valid_utf8``
+    (when known) saves checking the body again.
     """
     codec = (
         read_bom(body)[0]
@@ -289,32 +294,48 @@ def stock_scrapy_codec(body: bytes, content_type: bytes | None) -> str | None:
         if body.isascii():
             codec = _STOCK_ASCII_CODEC
         else:
-            try:
-                body.decode("utf-8")
-            except UnicodeDecodeError:
+            if valid_utf8 is None:
+                try:
+                    body.decode("utf-8")
+                except UnicodeDecodeError:
+                    valid_utf8 = False
+                else:
+                    valid_utf8 = True
+            if not valid_utf8:
                 return None
             codec = "utf-8"
     return codec_name(codec)
 
 
 def stock_text_differs(
-    body: bytes, content_type: bytes | None, text: str, decision: Decision
+    body: bytes,
+    content_type: bytes | None,
+    text: str,
+    decision: Decision,
+    *,
+    has_replacement: bool | None = None,
 ) -> bool | None:
     """Whether stock Scrapy's ``response.text`` differs from ``text`` (``None``: unknown).
 
-    Skips the comparison when both pick the same codec and Python's codec is exact for it.
+    Skips the comparison when both pick the same codec and Python's codec is exact for it,
+    or for a single-byte encoding when no byte of the body maps differently.
+    ``has_replacement`` (whether ``text`` holds U+FFFD, when known) saves a scan.
     """
-    stock = stock_scrapy_codec(body, content_type)
+    ours = decision.encoding
+    if has_replacement is None:
+        has_replacement = "\ufffd" in text
+    # UTF-8 text without U+FFFD came from valid UTF-8 (U+FFFD itself would be in the text).
+    valid_utf8 = True if ours == UTF_8 and not has_replacement else None
+    stock = stock_scrapy_codec(body, content_type, valid_utf8=valid_utf8)
     if stock is None:
         return None
-    ours = decision.encoding
     if codec_name(ours.python_codec) == stock:
         if ours.python_codec_exact:
             return False
-        mismatch = _single_byte_mismatch(ours)
-        if mismatch is not None:
+        differing = _single_byte_mismatch(ours)
+        if differing is not None:
             # Same single-byte codec: the texts differ exactly where a byte maps differently.
-            return mismatch.search(body) is not None
+            return any(byte in body for byte in differing)
     return html_to_unicode(f"charset={stock}", body)[1] != text
 
 
@@ -322,17 +343,14 @@ _SINGLE_BYTE = "Legacy single-byte encodings"  # the Encoding Standard's heading
 
 
 @cache
-def _single_byte_mismatch(encoding: Encoding) -> re.Pattern[bytes] | None:
-    """For a single-byte encoding, a pattern of the bytes its Python codec decodes differently
-    from the Encoding Standard (``None`` for other encodings)."""
+def _single_byte_mismatch(encoding: Encoding) -> tuple[bytes, ...] | None:
+    """For a single-byte encoding, the bytes its Python codec decodes differently from the
+    Encoding Standard (``None`` for other encodings)."""
     if encoding.heading != _SINGLE_BYTE:
         return None
-    differing = [
-        byte
+    return tuple(
+        bytes((byte,))
         for byte in range(256)
         if bytes((byte,)).decode(encoding.python_codec, "replace")
         != decode(bytes((byte,)), encoding, bom="keep")
-    ]
-    if not differing:
-        return re.compile(b"(?!)")  # never matches
-    return re.compile(b"[" + b"".join(re.escape(bytes((b,))) for b in differing) + b"]")
+    )
