@@ -275,13 +275,19 @@ def _parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def _serve_forever(port: int) -> int:
-    with serve(PAGES, port) as site:
-        print(f"serving the demo site at {site.base_url}/ (Ctrl-C to stop)", flush=True)
-        try:
-            while True:
-                time.sleep(3600)
-        except KeyboardInterrupt:
-            pass
+    try:
+        site = DemoSite(PAGES, port).start()
+    except (OSError, OverflowError) as exc:  # port taken, not allowed, or out of range
+        print(f"cannot serve on 127.0.0.1 port {port}: {exc}", file=sys.stderr)
+        return 2
+    print(f"serving the demo site at {site.base_url}/ (Ctrl-C to stop)", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        site.stop()
     return 0
 
 

@@ -327,6 +327,10 @@ class DemoSite:
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
     @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self._httpd.server_address[1]}"
 

@@ -249,3 +249,17 @@ def test_demo_serve_mode_serves_the_site() -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_demo_serve_mode_reports_a_port_it_cannot_use() -> None:
+    with serve() as site:  # the port is taken
+        done = subprocess.run(
+            [sys.executable, "-m", "scrapy_charset", "demo", "--serve", "--port", str(site.port)],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=60,
+        )
+    assert done.returncode == 2
+    assert f"cannot serve on 127.0.0.1 port {site.port}" in done.stderr
+    assert "Traceback" not in done.stderr
