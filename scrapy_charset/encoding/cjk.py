@@ -54,6 +54,30 @@ _BLOCK = 1 << 16  # unit-by-unit decoding works in blocks of about this many byt
 _DIGITS = range(0x30, 0x3A)
 
 
+def _repair(
+    text: str,
+    data: bytes,
+    fixes: dict[str, str],
+    watched: dict[str, tuple[bytes, ...]],
+    suspects: dict[str, tuple[bytes, ...]],
+) -> str | None:
+    """Apply the fix-ups to a C codec's output; None if a suspect character may be wrong."""
+    hits = [c for c in watched if c in text]
+    if not hits:
+        return text
+    for char in hits:
+        # A suspect character is wrong only if its byte sequences are in the input.
+        if char in suspects and any(seq in data for seq in suspects[char]):
+            return None
+    # Every occurrence of a fixed character came from its byte sequences.
+    found = {c: fixes[c] for c in hits if c in fixes}
+    if any(c in found for fixed in found.values() for c in fixed):
+        return text.translate({ord(c): fixed for c, fixed in found.items()})  # a swap
+    for char, fixed in found.items():
+        text = text.replace(char, fixed)
+    return text
+
+
 class _TooManyErrors(Exception):
     """Raised by the error handler to switch to unit-by-unit decoding."""
 
@@ -117,21 +141,8 @@ class _TableDecoder:
             text = data.decode(self.codec, self._error_name)
         except _TooManyErrors:
             return self.decode_units(data)
-        hits = [c for c in self._watched if c in text]
-        if not hits:
-            return text
-        for char in hits:
-            # A suspect character is wrong only if its byte sequences are in the input.
-            if char in self.suspects and any(seq in data for seq in self.suspects[char]):
-                return self.decode_units(data)
-        hits = [c for c in hits if c in self.fixes]
-        # Every occurrence of a fixed character came from its byte sequences.
-        fixes = {c: self.fixes[c] for c in hits}
-        if any(c in fixes for text_after in fixes.values() for c in text_after):
-            return text.translate({ord(c): fixed for c, fixed in fixes.items()})  # a swap
-        for char, fixed in fixes.items():
-            text = text.replace(char, fixed)
-        return text
+        repaired = _repair(text, data, self.fixes, self._watched, self.suspects)
+        return self.decode_units(data) if repaired is None else repaired
 
     def decode_units(self, data: bytes) -> str:
         """Decode unit by unit with a table lookup each: spec-exact for any input."""
@@ -369,9 +380,42 @@ def _iso_2022_jp_blocks_as_euc_jp(data: bytes) -> bytes | None:
     return b"".join(parts)
 
 
+# Where Python's codec and the spec part ways, at an ESC: an ESC that starts no ASCII or JIS X
+# 0208 escape sequence (Roman and katakana included), two escape sequences in a row (the spec
+# errs), a C0 control byte in a JIS X 0208 segment (the codec passes it, the spec errs). The
+# lookahead and backreference make the run of JIS bytes atomic: no backtracking into it.
+_ISO_NOT_FOR_CODEC = re.compile(
+    rb"\x1b(?:(?!\(B|\$[@B])|(?:\(B|\$[@B])\x1b"
+    rb"|\$[@B](?=([\x21-\x7e]*))\1[\x00-\x1a\x1c-\x1f])"
+)
+
+
+def _iso_2022_jp_by_codec(data: bytes) -> str | None:
+    """Python's ``iso2022_jp`` codec, on input where it provably reads as the spec does.
+
+    That is: ASCII bytes only, no SO/SI, only the ASCII and JIS X 0208 escape sequences and
+    never two in a row, no control byte in a JIS X 0208 segment. The codec itself refuses any
+    other byte there and a lead byte without a trail; its JIS X 0208 table differs from the
+    index only by ``fixes`` (derived by sweeping every pair).
+    """
+    if not data.isascii() or b"\x0e" in data or b"\x0f" in data:
+        return None
+    if _ISO_NOT_FOR_CODEC.search(data):
+        return None
+    codec, fixes, fix_sequences, suspects = FAST_CJK["ISO-2022-JP"]
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError:
+        return None  # a pair the codec does not know (the spec's index may)
+    return _repair(text, data, fixes, {**fix_sequences, **suspects}, suspects)
+
+
 def decode(data: bytes, encoding: Encoding) -> str:
     """The spec's *decode without BOM* for a CJK encoding (error mode replacement)."""
     if encoding.name == "ISO-2022-JP":
+        text = _iso_2022_jp_by_codec(data)
+        if text is not None:
+            return text
         euc = _iso_2022_jp_blocks_as_euc_jp(data)
         if euc is not None:
             return table_decoder("EUC-JP").decode(euc)

@@ -112,3 +112,27 @@ def test_every_single_byte(encoding: Encoding) -> None:
     for byte in range(256):
         data = bytes([byte])
         assert keep(data, encoding) == reference.decode_without_bom(data, encoding), byte
+
+
+ISO_ESCAPES = [b"\x1b(B", b"\x1b$B", b"\x1b$@", b"\x1b(J", b"\x1b(I", b"\x1b", b"\x1b(", b"\x1b$"]
+ISO_BYTES = [b"\n", b"\r", b"\x00", b" ", b"!", b"0!", b"$\"", b"-!", b"!A", b"\"L", b"~", b"\\"]
+ISO_BYTES += [b"\x0e", b"\x7f", b"\x80", b"\xa1", b"t", b"\x1f", b"\x1a"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_iso_2022_jp_structured(seed: int) -> None:
+    # Escape sequences and segments, mostly well formed: this exercises every fast path's
+    # guard (Python's codec, the EUC-JP conversion, segment by segment).
+    rng = random.Random(seed)
+    encoding = BY_NAME["ISO-2022-JP"]
+    for _ in range(25):
+        parts = []
+        clean = rng.random() < 0.5
+        for _ in range(rng.randrange(1, 12)):
+            parts.append(rng.choice(ISO_ESCAPES[:3] if clean else ISO_ESCAPES))
+            segment = [rng.choice([b"0!", b"$\"", b"!A", b"ab"]) for _ in range(rng.randrange(4))]
+            if not clean:
+                segment.append(rng.choice(ISO_BYTES))
+            parts.append(b"".join(segment))
+        data = b"".join(parts)
+        assert keep(data, encoding) == reference.decode_without_bom(data, encoding), data

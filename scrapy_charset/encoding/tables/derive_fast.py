@@ -215,3 +215,38 @@ def derive(name: str) -> Derived:
         dict(sorted(fix_sequences.items())),
         {char: tuple(sorted(seqs)) for char, seqs in sorted(suspect.items())},
     )
+
+
+def derive_iso_2022_jp() -> Derived:
+    """The same for Python's ``iso2022_jp`` codec on well-formed input (see ``cjk``): every
+    JIS X 0208 pair after both of its escape sequences, against the spec."""
+    encoding = BY_NAME["ISO-2022-JP"]
+    spec_chars = {"\ufffd"}  # everything the spec's ISO-2022-JP decoder can output
+    for byte in range(0x80):
+        for state in (b"", b"\x1b(J", b"\x1b(I"):
+            spec_chars.update(reference.decode_without_bom(state + bytes([byte]), encoding))
+    wrong: dict[str, dict[bytes, str]] = {}
+    for lead in range(0x21, 0x7F):
+        for trail in range(0x21, 0x7F):
+            for escape in (b"\x1b$B", b"\x1b$@"):
+                data = escape + bytes([lead, trail]) + b"\x1b(B"
+                spec = reference.decode_without_bom(data, encoding)
+                spec_chars.update(spec)
+                try:
+                    out = data.decode("iso2022_jp")
+                except UnicodeDecodeError:
+                    continue  # the codec refuses: the spec's path decodes such input
+                if out != spec:
+                    wrong.setdefault(out, {})[bytes([lead, trail])] = spec
+    fixes: dict[str, str] = {}
+    fix_sequences: dict[str, tuple[bytes, ...]] = {}
+    suspects: dict[str, tuple[bytes, ...]] = {}
+    for out, specs in sorted(wrong.items()):
+        unique = set(specs.values())
+        if len(out) == 1 and len(unique) == 1 and out not in spec_chars:
+            fixes[out] = unique.pop()
+            fix_sequences[out] = tuple(sorted(specs))
+        else:
+            for char in out:
+                suspects[char] = tuple(sorted(specs))
+    return fixes, fix_sequences, suspects

@@ -151,7 +151,7 @@ def render_fast_cjk() -> str:
 
     Needs the index modules above to be current (the spec-literal decoders read them).
     """
-    from .derive_fast import C_CODECS, Derived, derive
+    from .derive_fast import C_CODECS, Derived, derive, derive_iso_2022_jp
 
     lines = [HEADER, "# Derived by sweeping CPython's CJK codecs against the spec's decoders.", ""]
     lines.append("# name -> (C codec, {codec char: spec text}, {codec char: its byte sequences},")
@@ -165,8 +165,8 @@ def render_fast_cjk() -> str:
     lines.append("        dict[str, tuple[bytes, ...]],")
     lines.append("    ],")
     lines.append("] = {")
-    derived: dict[str, Derived] = {}
-    for name, codec in C_CODECS.items():
+    derived: dict[str, Derived] = {"ISO-2022-JP": derive_iso_2022_jp()}
+    for name, codec in {**C_CODECS, "ISO-2022-JP": "iso2022_jp"}.items():
         key = "gb18030" if name == "GBK" else name  # one decoder, one codec
         if key not in derived:
             derived[key] = derive(key)
