@@ -197,17 +197,17 @@ def _tentative(
 
 
 def _run_detector(detector: Detector | None, data: bytes, tld: str | None) -> Encoding | None:
-    """The detector's answer as an Encoding; a failing detector or an answer that is not an
-    Encoding Standard encoding counts as no answer (sniffing never fails on its account)."""
+    """The detector's answer. A detector that raises, or answers anything but an Encoding or
+    ``None``, is a programming error: it propagates (``TypeError`` for a wrong answer) so the
+    caller can report it; bad input alone never gets here."""
     if detector is None:
         return None
-    try:
-        answer: object = detector.detect(data, tld=tld)
-    except Exception:
-        return None
-    if isinstance(answer, (str, bytes)):
-        answer = lookup(answer)
-    return answer if isinstance(answer, Encoding) else None
+    answer: object = detector.detect(data, tld=tld)
+    if answer is None or isinstance(answer, Encoding):
+        return answer
+    raise TypeError(
+        f"{type(detector).__name__}.detect() returned {answer!r}, not an Encoding or None"
+    )
 
 
 def decode_html(
