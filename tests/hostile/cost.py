@@ -1,0 +1,59 @@
+"""Adversarial inputs shared by the bounded-cost tests and ``benchmarks/bench_hostile.py``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+# Bodies of about ``n`` bytes that make a hand-written scanner backtrack or loop per byte.
+BODIES: dict[str, Callable[[int], bytes]] = {
+    "meta-soup": lambda n: b"<meta " * (n // 6),
+    "comment-soup": lambda n: b"<!--" * (n // 4),
+    "attribute-soup": lambda n: b"<meta " + b"a=b " * (n // 4),
+    "charset-eq-soup": lambda n: b"<meta charset=" * (n // 14),
+    "lt-soup": lambda n: b"<" * n,
+    "end-tag-soup": lambda n: b"</a" * (n // 3),
+    "unknown-meta-in-head": lambda n: b"<head>" + b"<meta charset=nope>" * (n // 19),
+    "content-meta-in-head": lambda n: b"<head>" + b"<meta name=a content=b>" * (n // 23),
+    "unclosed-quote": lambda n: b"<head><meta content=\"" + b"'" * n,
+    "http-equiv-charset-soup": (
+        lambda n: b"<meta http-equiv=content-type content='" + b"charset=" * (n // 8)
+    ),
+    "xml-declaration": lambda n: b"<?xml version='1.0' encoding='" + b"a" * n,
+    "undeclared-latin1": lambda n: "Grüße aus Köln. ".encode("latin-1") * (n // 16),
+    "utf8-then-invalid": lambda n: "é".encode() * (n // 2) + b"\xe9",
+}
+
+# Content-Type header values of about ``n`` characters.
+HEADERS: dict[str, Callable[[int], object]] = {
+    "semicolons": lambda n: "text/html" + ";" * n,
+    "escaped-quotes": lambda n: 'text/html; charset="' + '\\"' * (n // 2),
+    "long-charset": lambda n: "text/html; charset=" + "a" * n,
+    "commas": lambda n: "text/html," * (n // 10),
+    "parameters": lambda n: "text/html; " + "x=y; " * (n // 5) + "charset=utf-8",
+    "many-values": lambda n: ["text/html; charset=x"] * (n // 20),
+}
+
+# Byte strings that push decoders off their fast paths.
+DECODER_INPUTS: dict[str, tuple[str, Callable[[int], bytes]]] = {
+    "iso-2022-jp-escapes": ("ISO-2022-JP", lambda n: b"\x1b$B" * (n // 3)),
+    "iso-2022-jp-switching": ("ISO-2022-JP", lambda n: b"\x1b$B!<\x1b(B<" * (n // 9)),
+    "iso-2022-jp-esc-at-ends": ("ISO-2022-JP", lambda n: b"\x1b(\x1b$\x1b" * (n // 5)),
+    "gb18030-four-byte": ("gb18030", lambda n: b"\x81\x30\x81\x30" * (n // 4)),
+    "gb18030-bad-four-byte": ("gb18030", lambda n: b"\x81\x30\xff\x30" * (n // 4)),
+    "big5-lone-leads": ("Big5", lambda n: b"\x81" * n),
+    "shift-jis-bad-trails": ("Shift_JIS", lambda n: b"\x81\x7f" * (n // 2)),
+    "euc-jp-0x8f": ("EUC-JP", lambda n: b"\x8f\xa1" * (n // 2)),
+    "utf-8-surrogates": ("UTF-8", lambda n: b"\xed\xa0\x80" * (n // 3)),
+    "utf-16be-lone-surrogates": ("UTF-16BE", lambda n: b"\xd8\x00" * (n // 2)),
+}
+
+
+def best_time(function: Callable[[], object], repeat: int = 3) -> float:
+    """The fastest of ``repeat`` runs: the least disturbed by a busy machine."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best

@@ -1,0 +1,96 @@
+"""Hostile input costs linear work, and sniffing a declared page reads only a prefix.
+
+Linearity is checked by comparing each input against one 10 times smaller, with a generous
+factor (linear work gives about 10x, quadratic about 100x); no test depends on absolute speed.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import pytest
+
+from scrapy_charset.encoding import decode
+from scrapy_charset.sniffing import sniff
+from tests.hostile.cost import BODIES, DECODER_INPUTS, HEADERS, best_time
+
+SMALL, LARGE = 30_000, 300_000
+LINEAR = 30  # the allowed growth for 10x the input; quadratic work would give ~100
+SLACK = 0.01  # seconds, so timer noise on tiny times cannot fail a test
+
+
+def memory_bound_time(data: bytes) -> float:
+    """What merely touching ``data`` costs: big buffers grow slower than linearly in time
+    (caches, page faults), for CPython's own codecs too, so this much is allowed on top."""
+    return best_time(lambda: data.decode("latin-1"))
+
+
+def assert_linear(small: float, large: float, touch: float = 0.0) -> None:
+    allowed = LINEAR * small + SLACK + 5 * touch
+    assert large <= allowed, f"{small:.4f}s -> {large:.4f}s for 10x the input"
+
+
+@pytest.mark.parametrize("name", BODIES)
+def test_sniff_is_linear_in_adversarial_bodies(name: str) -> None:
+    small, large = BODIES[name](SMALL), BODIES[name](LARGE)
+    assert_linear(
+        best_time(lambda: sniff(small)), best_time(lambda: sniff(large)), memory_bound_time(large)
+    )
+
+
+@pytest.mark.parametrize("name", HEADERS)
+def test_sniff_is_linear_in_adversarial_headers(name: str) -> None:
+    small, large = HEADERS[name](SMALL), HEADERS[name](LARGE)
+    assert_linear(best_time(lambda: sniff(b"<p>x", small)),
+                  best_time(lambda: sniff(b"<p>x", large)))
+
+
+@pytest.mark.parametrize("name", DECODER_INPUTS)
+def test_decode_is_linear_in_adversarial_bytes(name: str) -> None:
+    label, make = DECODER_INPUTS[name]
+    small, large = make(SMALL), make(LARGE)
+    assert_linear(
+        best_time(lambda: decode(small, label)),
+        best_time(lambda: decode(large, label)),
+        memory_bound_time(large),
+    )
+
+
+def peak_memory(function) -> int:  # type: ignore[no-untyped-def]
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+HUNDRED_MB = 100_000_000
+
+
+@pytest.mark.parametrize(
+    "prefix, content_type",
+    [
+        (b"", "text/html; charset=shift_jis"),
+        (b"\xef\xbb\xbf", None),
+        (b"<meta charset=euc-kr>", None),
+        (b"<meta http-equiv=content-type content='text/html;charset=koi8-r'>", "text/html"),
+    ],
+)
+def test_sniffing_a_declared_100_mb_body_reads_a_prefix(prefix: bytes, content_type) -> None:
+    body = prefix + b"\xa4" * HUNDRED_MB
+    decision = sniff(body[:4096], content_type)
+    # Bounded work: no copy of the body, not even a slice of it beyond the prefix.
+    assert peak_memory(lambda: sniff(body, content_type)) < 1_000_000
+    assert sniff(body, content_type) == decision
+
+
+@pytest.mark.parametrize("byte", [b"a", b"\xe9", b"<", b"\x00"])
+def test_sniffing_an_undeclared_body_of_one_byte_stays_bounded(byte: bytes) -> None:
+    body = byte * (HUNDRED_MB // 10)
+    small = body[: len(body) // 10]
+    # Never more memory than a couple of copies of the body, and linear time.
+    assert peak_memory(lambda: sniff(small)) <= 2 * len(small) + 1_000_000
+    assert_linear(
+        best_time(lambda: sniff(small)), best_time(lambda: sniff(body)), memory_bound_time(body)
+    )
