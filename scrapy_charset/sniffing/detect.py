@@ -303,25 +303,29 @@ def _russian_lowercase(text: str) -> int:
     return _count(_RUSSIAN_LOWERCASE_CLASS, text)
 
 
-# The share of a language's letters that cjk_score counts in ordinary text: about 40% of
-# Japanese is kana, nearly all Korean is Hangul, and the common-character lists above cover
-# about a third of Chinese text. Scores are divided by these to be comparable.
+# The share of a language's letters that cjk_score counts in ordinary text: about half of
+# Japanese is kana or common kanji, nearly all Korean is Hangul, and the common-character lists
+# above cover about a third of Chinese text. Scores are divided by these to be comparable.
+_JAPANESE_COMMON_KANJI = (
+    "日本人年大中会社事時出行見月分国上生子間自者長手方前後東京円新高地内業場合同発金学部作"
+    "市政代最問家性対度物気明的通主実全不定理目関電話"
+)
 _TYPICAL = {
-    "Shift_JIS": re.compile("[\u3040-\u30ff]"),
-    "EUC-JP": re.compile("[\u3040-\u30ff]"),
+    "Shift_JIS": re.compile("[\u3040-\u30ff" + _JAPANESE_COMMON_KANJI + "]"),
+    "EUC-JP": re.compile("[\u3040-\u30ff" + _JAPANESE_COMMON_KANJI + "]"),
     "EUC-KR": re.compile("[\uac00-\ud7a3]"),
     "GBK": re.compile("[" + _SIMPLIFIED_COMMON + "]"),
     "Big5": re.compile("[" + _TRADITIONAL_COMMON + "]"),
 }
 # A reading scoring at least this (half the typical share) is taken as the page's language.
 _TYPICAL_ENOUGH = 0.5
-_TYPICAL_SHARE = {"Shift_JIS": 0.4, "EUC-JP": 0.4, "EUC-KR": 0.9, "GBK": 0.35, "Big5": 0.35}
+_TYPICAL_SHARE = {"Shift_JIS": 0.5, "EUC-JP": 0.5, "EUC-KR": 0.9, "GBK": 0.35, "Big5": 0.35}
 
 
 def cjk_score(text: str, encoding_name: str) -> float:
     """How typical of its language ``text`` is when read in a CJK encoding: the share of its
-    non-ASCII letters that are kana (Japanese), Hangul (Korean) or common Han characters
-    (Chinese), relative to that share in ordinary text."""
+    non-ASCII letters that are kana or common kanji (Japanese), Hangul (Korean) or common Han
+    characters (Chinese), relative to that share in ordinary text."""
     non_ascii = _ASCII_RUN.sub("", text)
     letters = sum(map(str.isalpha, non_ascii))
     if not letters:
@@ -426,10 +430,13 @@ class CharsetNormalizerDetector:
             # Lone non-ASCII bytes between ASCII letters: Latin-script text, which the letter
             # scoring tells apart better than the statistics (and without their cost).
             return refine_guess(get_encoding("windows-1252"), sample, tld)
-        cjk = best_cjk(sample, plausible_multi_byte(sample))
+        multi_byte = plausible_multi_byte(sample)
+        cjk = best_cjk(sample, multi_byte)
         if cjk is not None:
             return cjk
-        for match in charset_normalizer.from_bytes(sample, cp_isolation=list(self.SINGLE_BYTE)):
+        # Less typical CJK readings compete with the single-byte encodings in the statistics.
+        candidates = [*self.SINGLE_BYTE, *(_MULTI_BYTE[e.name][1] for e in multi_byte)]
+        for match in charset_normalizer.from_bytes(sample, cp_isolation=candidates):
             encoding = whatwg_encoding_for(match.encoding)
             if encoding is not None:
                 return refine_guess(encoding, sample, tld)

@@ -153,3 +153,12 @@ def test_a_failing_or_odd_detector_is_reported_to_the_caller() -> None:
         sniff(body, detector=Label())  # type: ignore[arg-type]
     declared = sniff(body, "text/html; charset=koi8-r", detector=Broken())  # type: ignore[arg-type]
     assert declared.source is Source.HEADER
+
+
+def test_kanji_only_japanese_is_shift_jis() -> None:
+    # No kana at all: common kanji still mark the text as Japanese.
+    text = "JRA日本中央競馬会 価格 1,000～2,000円"
+    body = f"<html><head><title>競馬</title></head><body><p>{text}</p></body></html>"
+    decoded, decision = decode_html(body.encode("cp932"))
+    assert decision.encoding == lookup("shift_jis")
+    assert text in decoded
