@@ -55,6 +55,9 @@ class ChaosSpider(scrapy.Spider):
             item["text_len"] = len(text)
             item["text_head"] = text[:300]
             item["encoding"] = response.encoding
+            # URL building and re-decoding a cut body use the response's encoding too.
+            item["follow_url"] = response.follow("/next?q=a b&r=%E9#x").url
+            item["cut_text"] = response.replace(body=response.body[:7]).text
             try:
                 item["title"] = response.css("title::text").get()
                 item["links"] = response.xpath("//a/@href").getall()
