@@ -462,7 +462,11 @@ class ChardetngDetector:
             name = chardetng_py.detect(prefix, allow_utf8=False, tld=hint)
         except Exception:  # a hint the library refuses: detect without it
             name = chardetng_py.detect(prefix, allow_utf8=False)
-        return whatwg_encoding_for(name)
+        encoding = whatwg_encoding_for(name)
+        if encoding is None:
+            return None
+        # The same sibling refinements as for charset-normalizer's answers.
+        return refine_guess(encoding, text_sample(prefix), tld)
 
 
 DEFAULT_DETECTOR: Detector = CharsetNormalizerDetector()
