@@ -54,6 +54,10 @@ EXPECTED_DISAGREEMENTS: dict[str, tuple[str, str]] = {
         for d in DOCUMENTS
         if d["group"] == "tld" and d["id"].endswith("-ru-utf8")
     },
+    "undeclared-ISO-8859-2-cs-short": ("ISO-8859-2", "Chromium guesses windows-1252 for Czech"),
+    "undeclared-ISO-8859-2-cs-long": ("ISO-8859-2", "Chromium guesses windows-1252 for Czech"),
+    "undeclared-windows-1258-vi-short": ("windows-1258", "Chromium guesses windows-1252"),
+    "undeclared-windows-1258-vi-long": ("windows-1258", "Chromium guesses windows-1252"),
     "eof-UTF-8-e381-undeclared": ("UTF-8", _UNDECLARED_UTF8),
     "eof-UTF-8-f09f98-undeclared": ("UTF-8", _UNDECLARED_UTF8),
 }
