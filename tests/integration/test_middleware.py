@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import pickle
 import warnings
 from typing import Any
 from urllib.parse import quote, quote_plus
@@ -64,6 +65,8 @@ def test_meta_declared_shift_jis_page_reads_as_written() -> None:
     assert stats["charset/source/meta"] == 1
     assert stats["charset/encoding/Shift_JIS"] == 1
     assert "charset/changed" not in stats
+    # Spiders pass response.meta on to new requests, which disk queues pickle.
+    assert pickle.loads(pickle.dumps(request.meta))["charset_decision"] == decision
 
 
 def test_windows_1252_c1_bytes_are_what_chromium_decodes() -> None:
