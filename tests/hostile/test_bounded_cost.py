@@ -95,3 +95,17 @@ def test_sniffing_an_undeclared_body_of_one_byte_stays_bounded(byte: bytes) -> N
     assert_linear(
         best_time(lambda: sniff(small)), best_time(lambda: sniff(body)), memory_bound_time(body)
     )
+
+
+@pytest.mark.parametrize(
+    "unit", ["CafÃ© â€™ ", "Ã" * 9 + " ", "\ufffd" * 10, "Ä°stanbul ", "日本語テキスト。"]
+)
+def test_pipeline_is_linear_in_field_length(unit: str) -> None:
+    from tests.hostile.test_properties_pipeline import make_pipeline
+
+    pipeline = make_pipeline()
+    small, large = unit * (SMALL // 100), unit * (LARGE // 100)
+    assert_linear(
+        best_time(lambda: pipeline.process_item({"url": "u", "text": small})),
+        best_time(lambda: pipeline.process_item({"url": "u", "text": large}), 2),
+    )
