@@ -38,6 +38,10 @@ _BOMS: tuple[tuple[bytes, Encoding], ...] = (
 
 
 _META = re.compile(rb"<[Mm][Ee][Tt][Aa]")
+# How far the in-<head> <meta> scan may look. Chromium has no such bound, but a <head> this
+# long is tag soup, not a page: the bound keeps a hostile body's cost per response fixed
+# (measured: a <meta> after 200 KB of <script> in <head> is still found).
+LATE_META_LIMIT = 256 * 1024
 # Stands for the label of a UTF-16 XML declaration, which has none that can be read.
 _UTF16_XML = "<?x"
 
@@ -81,7 +85,8 @@ def _document_declarations(data: bytes) -> list[Declaration]:
     # Chromium's scanner decides (it differs from the spec's prescan on repeated attributes
     # and on <meta> inside raw-text elements); it runs on until it leaves <head>.
     # Without any "<meta" there is nothing to scan for (checked in C first).
-    meta, ignored = scan_meta_like_chromium(data) if _META.search(data) else (None, [])
+    scanned = data[:LATE_META_LIMIT]
+    meta, ignored = scan_meta_like_chromium(scanned) if _META.search(scanned) else (None, [])
     for declaration in (*ignored, meta):
         if declaration is not None:
             late = declaration.start >= PRESCAN_LIMIT
@@ -90,7 +95,7 @@ def _document_declarations(data: bytes) -> list[Declaration]:
     if meta is not None:
         return found
     # Chromium reads the XML declaration up to its ">", even past the first 1,024 bytes.
-    xml = get_xml_encoding(data)
+    xml = get_xml_encoding(scanned)
     if xml is not None:
         found.append(Declaration(Source.XML_DECLARATION, xml[0], xml[1]))
     return found
