@@ -72,7 +72,7 @@ _STOCK_ASCII_CODEC = resolve_encoding("ascii")  # what stock Scrapy uses for ASC
 
 
 class CharsetMiddleware:
-    """Decode each HTML response as a browser does; see ``docs/middleware.md``."""
+    """Decode each HTML response as a browser does; see the README."""
 
     def __init__(self, crawler: Crawler) -> None:
         config = read_settings(crawler.settings, crawler)
