@@ -21,6 +21,7 @@ from ..encoding import (
     UTF_16LE,
     WINDOWS_1252,
     Encoding,
+    bom_sniff,
     lookup,
 )
 from .content_type import charset_from_content_type
@@ -30,13 +31,6 @@ from .late_meta import scan_meta_like_chromium
 from .prescan import PRESCAN_LIMIT, get_xml_encoding, utf16_xml_declaration
 from .tld import tld_default, tld_of
 
-_BOMS: tuple[tuple[bytes, Encoding], ...] = (
-    (b"\xef\xbb\xbf", UTF_8),
-    (b"\xfe\xff", UTF_16BE),
-    (b"\xff\xfe", UTF_16LE),
-)
-
-
 _META = re.compile(rb"<[Mm][Ee][Tt][Aa]")
 # How far the in-<head> <meta> scan may look. Chromium has no such bound, but a <head> this
 # long is tag soup, not a page: the bound keeps a hostile body's cost per response fixed
@@ -44,14 +38,6 @@ _META = re.compile(rb"<[Mm][Ee][Tt][Aa]")
 LATE_META_LIMIT = 256 * 1024
 # Stands for the label of a UTF-16 XML declaration, which has none that can be read.
 _UTF16_XML = "<?x"
-
-
-def _bom_sniff(data: bytes) -> Encoding | None:
-    # Encoding Standard "BOM sniff": UTF-8, UTF-16BE and UTF-16LE byte order marks only.
-    for bom, encoding in _BOMS:
-        if data.startswith(bom):
-            return encoding
-    return None
 
 
 def _as_bytes(body: object) -> bytes:
@@ -148,7 +134,7 @@ def sniff(
             return certain(encoding, Source.FORCED, label)
         losers.append(Declaration(Source.FORCED, label, None))
 
-    bom = _bom_sniff(data)
+    bom = bom_sniff(data)
     if bom is not None:
         return certain(bom, Source.BOM, None)
 
