@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -95,8 +96,27 @@ def test_sdist_has_what_the_test_suite_and_example_need(sdist_names: list[str]) 
         "example_project/scrapy.cfg",
         "tests/data/html5lib-tests/LICENSE",
         "vendor/whatwg/encodings.json",
+        "hatch_build.py",
+        "scrapy_charset/encoding/_speedups.c",
+        "scrapy_charset/encoding/_speedups.pyi",
     ):
         assert needed in sdist_names, needed
+    assert not [name for name in sdist_names if name.endswith((".so", ".pyd"))]
+
+
+def test_wheel_carries_the_compiled_decoders_when_built(
+    wheel: Path, wheel_names: list[str]
+) -> None:
+    from scrapy_charset.encoding import cjk
+
+    compiled = [
+        name for name in wheel_names if "/_speedups." in name and "_speedups.pyi" not in name
+    ]
+    assert "scrapy_charset/encoding/_speedups.pyi" in wheel_names
+    if cjk.compiled is None and os.environ.get("SCRAPY_CHARSET_REQUIRE_EXTENSION") != "1":
+        pytest.skip("no C compiler here: the wheel is pure Python")
+    assert compiled == [f"scrapy_charset/encoding/{Path(cjk.compiled.__file__).name}"]
+    assert not wheel.name.endswith("-py3-none-any.whl")  # a platform wheel
 
 
 def _modules_after_import(code: str) -> list[str]:

@@ -1,6 +1,9 @@
 """Fast, spec-exact decoders for the CJK encodings.
 
-GBK, gb18030, Big5, EUC-JP, Shift_JIS and EUC-KR run on the nearest CPython C codec
+GBK, gb18030, Big5, EUC-JP, Shift_JIS and EUC-KR run on the compiled decoders of
+``_speedups.c`` when the package was built with them (``compiled`` is then that module). They
+are the spec's decoders written in C over the same generated indexes, swept against
+:mod:`.reference` by the tests. Without them, they run on the nearest CPython C codec
 (``tables/fast_cjk_data.py`` names it) with three guards derived by sweeping the codec against
 the spec (``tables/derive_fast.py``):
 
@@ -21,10 +24,18 @@ import re
 import threading
 from collections.abc import Callable
 from functools import cache
+from types import ModuleType
+from typing import Any
 
 from . import reference
 from .labels import BY_NAME, Encoding
 from .tables.fast_cjk_data import FAST_CJK
+
+compiled: ModuleType | None
+try:
+    from . import _speedups as compiled
+except ImportError:  # built without a C compiler: the pure-Python paths below
+    compiled = None
 
 # One spec *unit* (what the spec's decoder reads from its initial state to its initial state
 # again, counting a restored ASCII byte as part of the unit) at each position. The last
@@ -111,6 +122,7 @@ class _TableDecoder:
         self._local = threading.local()
         self._error_name = f"scrapy_charset.whatwg.{name}"
         codecs.register_error(self._error_name, self._on_error)
+        self._compiled_args: tuple[Any, ...] | None = None  # filled on first use
 
     def unit_text(self, unit: bytes, at_end: bool) -> str:
         """The spec's output for one unit; ``at_end``: nothing follows it."""
@@ -136,6 +148,14 @@ class _TableDecoder:
         return self._table[match.group()], end
 
     def decode(self, data: bytes) -> str:
+        if compiled is not None:
+            if self._compiled_args is None:
+                self._compiled_args = _compiled_args(compiled, self.encoding.name)
+            return compiled.decode(data, *self._compiled_args)
+        return self.decode_python(data)
+
+    def decode_python(self, data: bytes) -> str:
+        """Without the compiled decoders: the C codec with guards, or unit by unit."""
         self._local.errors = 32 + len(data) // 512
         try:
             text = data.decode(self.codec, self._error_name)
@@ -167,6 +187,25 @@ class _TableDecoder:
                 parts.append("".join(map(lookup, units)))
             start = end
         return "".join(parts)
+
+
+def _compiled_args(compiled: ModuleType, name: str) -> tuple[Any, ...]:
+    """The arguments of ``_speedups.decode`` after the data: encoding number and indexes."""
+    if name in ("GBK", "gb18030"):
+        from .tables.gb18030_ranges_data import RANGES
+
+        pointers = "".join(chr(pointer) for pointer, _ in RANGES)
+        code_points = "".join(chr(code_point) for _, code_point in RANGES)
+        return compiled.GB18030, reference.load_index("index_gb18030_data"), pointers, code_points
+    if name == "EUC-JP":
+        jis0208 = reference.load_index("index_jis0208_data")
+        return compiled.EUC_JP, jis0208, reference.load_index("index_jis0212_data")
+    number, module = {
+        "Shift_JIS": (compiled.SHIFT_JIS, "index_jis0208_data"),
+        "EUC-KR": (compiled.EUC_KR, "index_euc_kr_data"),
+        "Big5": (compiled.BIG5, "index_big5_data"),
+    }[name]
+    return number, reference.load_index(module)
 
 
 @cache
@@ -413,6 +452,9 @@ def _iso_2022_jp_by_codec(data: bytes) -> str | None:
 def decode(data: bytes, encoding: Encoding) -> str:
     """The spec's *decode without BOM* for a CJK encoding (error mode replacement)."""
     if encoding.name == "ISO-2022-JP":
+        if compiled is not None:
+            jis0208 = reference.load_index("index_jis0208_data")
+            return compiled.decode(data, compiled.ISO_2022_JP, jis0208)
         text = _iso_2022_jp_by_codec(data)
         if text is not None:
             return text

@@ -80,7 +80,8 @@ def _is_ascii_byte(byte: int) -> bool:
 
 
 @cache
-def _index(module: str) -> str:
+def load_index(module: str) -> str:
+    """The index stored in ``tables/<module>.py``: the character at a pointer is its code point."""
     import importlib
 
     return importlib.import_module(f"{__package__}.tables.{module}").INDEX  # type: ignore[no-any-return]
@@ -90,7 +91,7 @@ def index_code_point(module: str, pointer: int | None) -> int | None:
     """The spec's *index code point* for ``pointer`` in the index stored in ``module``."""
     if pointer is None:
         return None
-    index = _index(module)
+    index = load_index(module)
     if 0 <= pointer < len(index) and index[pointer] != _NULL:
         return ord(index[pointer])
     return None

@@ -16,6 +16,9 @@ import pytest
 
 from scrapy_charset.encoding import ALL_ENCODINGS, IncrementalDecoder, decode, lookup
 
+# Every test here runs on the compiled CJK decoders and on the pure-Python paths.
+pytestmark = pytest.mark.usefixtures("cjk_backend")
+
 FIXTURES = Path(__file__).parents[1] / "data" / "chromium" / "textdecoder"
 SHOWN = 20
 

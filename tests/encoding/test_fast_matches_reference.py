@@ -16,6 +16,9 @@ from hypothesis import strategies as st
 from scrapy_charset.encoding import ALL_ENCODINGS, Encoding, decode, reference
 from scrapy_charset.encoding.labels import BY_NAME
 
+# Every test here runs on the compiled CJK decoders and on the pure-Python paths.
+pytestmark = pytest.mark.usefixtures("cjk_backend")
+
 STATEFUL = [
     "UTF-8",
     "UTF-16BE",

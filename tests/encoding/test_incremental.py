@@ -8,6 +8,9 @@ import pytest
 
 from scrapy_charset.encoding import ALL_ENCODINGS, Encoding, IncrementalDecoder, decode
 
+# Every test here runs on the compiled CJK decoders and on the pure-Python paths.
+pytestmark = pytest.mark.usefixtures("cjk_backend")
+
 TEXT = "Aé€ テキスト 文本 텍스트 Ωψ ¥~\\ ①Ⅱ ḿ ／ ｶﾅ \U0001f600 end"
 NOISE = [b"\x1b", b"\x1b$B", b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x81", b"\x81\x30"]
 NOISE += [b"\x81\x30\x81", b"\x8f\xa1", b"\x8e", b"\xed\xa0", b"\xf0\x9f", b"\xff", b"\x00\xd8"]

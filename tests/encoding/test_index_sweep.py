@@ -16,6 +16,9 @@ import pytest
 from scrapy_charset.encoding import Encoding, decode, reference
 from scrapy_charset.encoding.labels import BY_NAME
 
+# Every test here runs on the compiled CJK decoders and on the pure-Python paths.
+pytestmark = pytest.mark.usefixtures("cjk_backend")
+
 WHATWG = Path(__file__).resolve().parents[2] / "vendor" / "whatwg"
 
 

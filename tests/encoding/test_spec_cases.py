@@ -10,6 +10,9 @@ import pytest
 from scrapy_charset.encoding import decode, reference
 from scrapy_charset.encoding.labels import BY_NAME
 
+# Every test here runs on the compiled CJK decoders and on the pure-Python paths.
+pytestmark = pytest.mark.usefixtures("cjk_backend")
+
 R = "\ufffd"
 
 CASES: list[tuple[str, bytes, str]] = [

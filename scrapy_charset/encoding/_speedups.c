@@ -1,0 +1,623 @@
+/* Compiled decoders for the CJK encodings of the WHATWG Encoding Standard.
+ *
+ * Each function is the spec's decoder run over a whole input from its initial state
+ * (end-of-queue at the end), in error mode "replacement":
+ * https://encoding.spec.whatwg.org/ sections 10-13. The indexes are passed in from Python
+ * (the generated tables: the character at a pointer is its code point, U+0000 marks a pointer
+ * without one), so the spec data lives in one place.
+ *
+ * Every decoder runs twice over the input: once to count the output and find its widest
+ * character, once to write into a string of exactly that size, so the peak memory is the
+ * output string alone. scrapy_charset.encoding.reference stays the reference: the test suite
+ * sweeps these decoders against it.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+enum { SHIFT_JIS = 0, EUC_KR = 1, BIG5 = 2, EUC_JP = 3, GB18030 = 4, ISO_2022_JP = 5 };
+
+#define REPLACEMENT 0xFFFD
+#define IS_ASCII(b) ((b) < 0x80)
+
+#if defined(_MSC_VER)
+#define ALWAYS_INLINE __forceinline
+#elif defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* How a decoder's output is handled: counted, or written as 1-, 2- or 4-byte characters.
+ * Each decoder is inlined once per mode, so the mode costs nothing per character. */
+enum { COUNT = 0, UCS1 = 1, UCS2 = 2, UCS4 = 4 };
+
+typedef struct {
+    Py_ssize_t length;
+    Py_UCS4 maxchar;
+    void *data; /* NULL while counting */
+} Output;
+
+static ALWAYS_INLINE void
+emit(Output *out, Py_UCS4 cp, const int mode)
+{
+    switch (mode) {
+    case COUNT:
+        if (cp > out->maxchar) {
+            out->maxchar = cp;
+        }
+        break;
+    case UCS1:
+        ((Py_UCS1 *)out->data)[out->length] = (Py_UCS1)cp;
+        break;
+    case UCS2:
+        ((Py_UCS2 *)out->data)[out->length] = (Py_UCS2)cp;
+        break;
+    default:
+        ((Py_UCS4 *)out->data)[out->length] = cp;
+    }
+    out->length++;
+}
+
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t length;
+} Index;
+
+static void
+index_init(Index *index, PyObject *text)
+{
+    index->kind = PyUnicode_KIND(text);
+    index->data = PyUnicode_DATA(text);
+    index->length = PyUnicode_GET_LENGTH(text);
+}
+
+/* The spec's "index code point": 0 for a pointer without a code point. */
+static inline Py_UCS4
+index_code_point(const Index *index, long pointer)
+{
+    if (pointer < 0 || pointer >= index->length) {
+        return 0;
+    }
+    return PyUnicode_READ(index->kind, index->data, pointer);
+}
+
+static ALWAYS_INLINE void
+decode_shift_jis(const unsigned char *s, Py_ssize_t n, const Index *jis0208, Output *out, const int mode)
+{
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned int b = s[i];
+        if (b <= 0x80) {
+            emit(out, b, mode);
+            i++;
+        }
+        else if (0xA1 <= b && b <= 0xDF) {
+            emit(out, 0xFF61 - 0xA1 + b, mode);
+            i++;
+        }
+        else if ((0x81 <= b && b <= 0x9F) || (0xE0 <= b && b <= 0xFC)) {
+            if (i + 1 >= n) { /* end-of-queue after a lead byte */
+                emit(out, REPLACEMENT, mode);
+                i++;
+                continue;
+            }
+            unsigned int t = s[i + 1];
+            long pointer = -1;
+            if ((0x40 <= t && t <= 0x7E) || (0x80 <= t && t <= 0xFC)) {
+                unsigned int offset = t < 0x7F ? 0x40 : 0x41;
+                unsigned int lead_offset = b < 0xA0 ? 0x81 : 0xC1;
+                pointer = (long)(b - lead_offset) * 188 + t - offset;
+            }
+            if (8836 <= pointer && pointer <= 10715) { /* EUDC: Private Use Area */
+                emit(out, (Py_UCS4)(0xE000 - 8836 + pointer), mode);
+                i += 2;
+                continue;
+            }
+            Py_UCS4 cp = index_code_point(jis0208, pointer);
+            if (cp != 0) {
+                emit(out, cp, mode);
+                i += 2;
+            }
+            else {
+                emit(out, REPLACEMENT, mode);
+                i += IS_ASCII(t) ? 1 : 2; /* an ASCII byte is restored */
+            }
+        }
+        else {
+            emit(out, REPLACEMENT, mode);
+            i++;
+        }
+    }
+}
+
+static ALWAYS_INLINE void
+decode_euc_kr(const unsigned char *s, Py_ssize_t n, const Index *euc_kr, Output *out, const int mode)
+{
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned int b = s[i];
+        if (IS_ASCII(b)) {
+            emit(out, b, mode);
+            i++;
+        }
+        else if (0x81 <= b && b <= 0xFE) {
+            if (i + 1 >= n) {
+                emit(out, REPLACEMENT, mode);
+                i++;
+                continue;
+            }
+            unsigned int t = s[i + 1];
+            long pointer = -1;
+            if (0x41 <= t && t <= 0xFE) {
+                pointer = (long)(b - 0x81) * 190 + (t - 0x41);
+            }
+            Py_UCS4 cp = index_code_point(euc_kr, pointer);
+            if (cp != 0) {
+                emit(out, cp, mode);
+                i += 2;
+            }
+            else {
+                emit(out, REPLACEMENT, mode);
+                i += IS_ASCII(t) ? 1 : 2;
+            }
+        }
+        else {
+            emit(out, REPLACEMENT, mode);
+            i++;
+        }
+    }
+}
+
+static ALWAYS_INLINE void
+decode_big5(const unsigned char *s, Py_ssize_t n, const Index *big5, Output *out, const int mode)
+{
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned int b = s[i];
+        if (IS_ASCII(b)) {
+            emit(out, b, mode);
+            i++;
+        }
+        else if (0x81 <= b && b <= 0xFE) {
+            if (i + 1 >= n) {
+                emit(out, REPLACEMENT, mode);
+                i++;
+                continue;
+            }
+            unsigned int t = s[i + 1];
+            long pointer = -1;
+            if ((0x40 <= t && t <= 0x7E) || (0xA1 <= t && t <= 0xFE)) {
+                unsigned int offset = t < 0x7F ? 0x40 : 0x62;
+                pointer = (long)(b - 0x81) * 157 + (t - offset);
+            }
+            /* The four pointers that decode to two code points. */
+            if (pointer == 1133 || pointer == 1135 || pointer == 1164 || pointer == 1166) {
+                emit(out, pointer < 1150 ? 0x00CA : 0x00EA, mode);
+                emit(out, (pointer == 1133 || pointer == 1164) ? 0x0304 : 0x030C, mode);
+                i += 2;
+                continue;
+            }
+            Py_UCS4 cp = index_code_point(big5, pointer);
+            if (cp != 0) {
+                emit(out, cp, mode);
+                i += 2;
+            }
+            else {
+                emit(out, REPLACEMENT, mode);
+                i += IS_ASCII(t) ? 1 : 2;
+            }
+        }
+        else {
+            emit(out, REPLACEMENT, mode);
+            i++;
+        }
+    }
+}
+
+static ALWAYS_INLINE void
+decode_euc_jp(const unsigned char *s, Py_ssize_t n, const Index *jis0208, const Index *jis0212,
+              Output *out, const int mode)
+{
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned int b = s[i];
+        if (IS_ASCII(b)) {
+            emit(out, b, mode);
+            i++;
+            continue;
+        }
+        if (!(b == 0x8E || b == 0x8F || (0xA1 <= b && b <= 0xFE))) {
+            emit(out, REPLACEMENT, mode);
+            i++;
+            continue;
+        }
+        if (i + 1 >= n) {
+            emit(out, REPLACEMENT, mode);
+            i++;
+            continue;
+        }
+        unsigned int t = s[i + 1];
+        if (b == 0x8E && 0xA1 <= t && t <= 0xDF) { /* half-width katakana */
+            emit(out, 0xFF61 - 0xA1 + t, mode);
+            i += 2;
+            continue;
+        }
+        unsigned int lead = b;
+        const Index *index = jis0208;
+        Py_ssize_t used = 1; /* bytes before the trail byte */
+        if (b == 0x8F && 0xA1 <= t && t <= 0xFE) { /* JIS X 0212: t is the lead byte */
+            if (i + 2 >= n) {
+                emit(out, REPLACEMENT, mode);
+                i = n;
+                continue;
+            }
+            lead = t;
+            index = jis0212;
+            used = 2;
+            t = s[i + 2];
+        }
+        Py_UCS4 cp = 0;
+        if (0xA1 <= lead && lead <= 0xFE && 0xA1 <= t && t <= 0xFE) {
+            cp = index_code_point(index, (long)(lead - 0xA1) * 94 + t - 0xA1);
+        }
+        if (cp != 0) {
+            emit(out, cp, mode);
+            i += used + 1;
+        }
+        else {
+            emit(out, REPLACEMENT, mode);
+            i += IS_ASCII(t) ? used : used + 1;
+        }
+    }
+}
+
+/* The spec's "index gb18030 ranges code point"; 0 for none. */
+static Py_UCS4
+gb18030_ranges_code_point(long pointer, const Index *pointers, const Index *code_points)
+{
+    if ((pointer > 39419 && pointer < 189000) || pointer > 1237575) {
+        return 0;
+    }
+    if (pointer == 7457) {
+        return 0xE7C7;
+    }
+    /* The last range whose pointer is <= pointer (the first range starts at 0). */
+    Py_ssize_t lo = 0, hi = pointers->length;
+    while (hi - lo > 1) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if ((long)PyUnicode_READ(pointers->kind, pointers->data, mid) <= pointer) {
+            lo = mid;
+        }
+        else {
+            hi = mid;
+        }
+    }
+    long offset = (long)PyUnicode_READ(pointers->kind, pointers->data, lo);
+    long code_point_offset = (long)PyUnicode_READ(code_points->kind, code_points->data, lo);
+    return (Py_UCS4)(code_point_offset + pointer - offset);
+}
+
+static ALWAYS_INLINE void
+decode_gb18030(const unsigned char *s, Py_ssize_t n, const Index *gb18030,
+               const Index *range_pointers, const Index *range_code_points, Output *out, const int mode)
+{
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned int first = s[i];
+        if (IS_ASCII(first)) {
+            emit(out, first, mode);
+            i++;
+            continue;
+        }
+        if (first == 0x80) {
+            emit(out, 0x20AC, mode);
+            i++;
+            continue;
+        }
+        if (first == 0xFF) {
+            emit(out, REPLACEMENT, mode);
+            i++;
+            continue;
+        }
+        if (i + 1 >= n) {
+            emit(out, REPLACEMENT, mode);
+            i++;
+            continue;
+        }
+        unsigned int second = s[i + 1];
+        if (0x30 <= second && second <= 0x39) {
+            if (i + 2 >= n) { /* end-of-queue: one error for the whole sequence */
+                emit(out, REPLACEMENT, mode);
+                i = n;
+                continue;
+            }
+            unsigned int third = s[i + 2];
+            if (!(0x81 <= third && third <= 0xFE)) {
+                /* second and third are restored */
+                emit(out, REPLACEMENT, mode);
+                i += 1;
+                continue;
+            }
+            if (i + 3 >= n) {
+                emit(out, REPLACEMENT, mode);
+                i = n;
+                continue;
+            }
+            unsigned int fourth = s[i + 3];
+            if (!(0x30 <= fourth && fourth <= 0x39)) {
+                /* second, third and fourth are restored */
+                emit(out, REPLACEMENT, mode);
+                i += 1;
+                continue;
+            }
+            long pointer = (long)(first - 0x81) * (10 * 126 * 10) +
+                           (long)(second - 0x30) * (10 * 126) + (long)(third - 0x81) * 10 +
+                           (fourth - 0x30);
+            Py_UCS4 cp = gb18030_ranges_code_point(pointer, range_pointers, range_code_points);
+            emit(out, cp != 0 ? cp : REPLACEMENT, mode);
+            i += 4;
+            continue;
+        }
+        long pointer = -1;
+        if ((0x40 <= second && second <= 0x7E) || (0x80 <= second && second <= 0xFE)) {
+            unsigned int offset = second < 0x7F ? 0x40 : 0x41;
+            pointer = (long)(first - 0x81) * 190 + (second - offset);
+        }
+        Py_UCS4 cp = index_code_point(gb18030, pointer);
+        if (cp != 0) {
+            emit(out, cp, mode);
+            i += 2;
+        }
+        else {
+            emit(out, REPLACEMENT, mode);
+            i += IS_ASCII(second) ? 1 : 2;
+        }
+    }
+}
+
+
+/* ISO-2022-JP decoder states. */
+enum { J_ASCII, J_ROMAN, J_KATAKANA, J_LEAD, J_TRAIL, J_ESCAPE_START, J_ESCAPE };
+
+static ALWAYS_INLINE void
+decode_iso_2022_jp(const unsigned char *s, Py_ssize_t n, const Index *jis0208, Output *out,
+                   const int mode)
+{
+    int state = J_ASCII, output_state = J_ASCII, output = 0;
+    unsigned int lead = 0;
+    Py_ssize_t i = 0;
+    for (;;) {
+        int byte = i < n ? s[i++] : -1; /* -1: end-of-queue */
+        switch (state) {
+        case J_ASCII:
+        case J_ROMAN:
+        case J_KATAKANA:
+        case J_LEAD:
+            if (byte == 0x1B) {
+                state = J_ESCAPE_START;
+                continue;
+            }
+            if (byte < 0) {
+                return;
+            }
+            output = 0;
+            if ((state == J_ASCII || state == J_ROMAN) && byte <= 0x7F && byte != 0x0E &&
+                byte != 0x0F) {
+                if (state == J_ROMAN && byte == 0x5C) {
+                    emit(out, 0x00A5, mode);
+                }
+                else if (state == J_ROMAN && byte == 0x7E) {
+                    emit(out, 0x203E, mode);
+                }
+                else {
+                    emit(out, (Py_UCS4)byte, mode);
+                }
+            }
+            else if (state == J_KATAKANA && 0x21 <= byte && byte <= 0x5F) {
+                emit(out, (Py_UCS4)(0xFF61 - 0x21 + byte), mode);
+            }
+            else if (state == J_LEAD && 0x21 <= byte && byte <= 0x7E) {
+                lead = (unsigned int)byte;
+                state = J_TRAIL;
+            }
+            else {
+                emit(out, REPLACEMENT, mode);
+            }
+            continue;
+        case J_TRAIL:
+            if (byte == 0x1B) {
+                state = J_ESCAPE_START;
+                emit(out, REPLACEMENT, mode);
+                continue;
+            }
+            state = J_LEAD;
+            if (0x21 <= byte && byte <= 0x7E) {
+                Py_UCS4 cp = index_code_point(jis0208, (long)(lead - 0x21) * 94 + byte - 0x21);
+                emit(out, cp != 0 ? cp : REPLACEMENT, mode);
+            }
+            else {
+                emit(out, REPLACEMENT, mode);
+            }
+            continue;
+        case J_ESCAPE_START:
+            if (byte == 0x24 || byte == 0x28) {
+                lead = (unsigned int)byte;
+                state = J_ESCAPE;
+                continue;
+            }
+            if (byte >= 0) {
+                i--; /* byte is restored */
+            }
+            output = 0;
+            state = output_state;
+            emit(out, REPLACEMENT, mode);
+            continue;
+        default: { /* J_ESCAPE */
+            int new_state = -1;
+            if (lead == 0x28 && byte == 0x42) {
+                new_state = J_ASCII;
+            }
+            else if (lead == 0x28 && byte == 0x4A) {
+                new_state = J_ROMAN;
+            }
+            else if (lead == 0x28 && byte == 0x49) {
+                new_state = J_KATAKANA;
+            }
+            else if (lead == 0x24 && (byte == 0x40 || byte == 0x42)) {
+                new_state = J_LEAD;
+            }
+            lead = 0;
+            if (new_state >= 0) {
+                state = output_state = new_state;
+                if (output) { /* two escape sequences in a row */
+                    emit(out, REPLACEMENT, mode);
+                }
+                output = 1;
+                continue;
+            }
+            i -= byte >= 0 ? 2 : 1; /* the lead byte (and byte) are restored */
+            output = 0;
+            state = output_state;
+            emit(out, REPLACEMENT, mode);
+            continue;
+        }
+        }
+    }
+}
+
+#define DISPATCH(MODE)                                                                      \
+    switch (encoding) {                                                                     \
+    case SHIFT_JIS:                                                                         \
+        decode_shift_jis(s, n, a, out, MODE);                                               \
+        return 0;                                                                           \
+    case EUC_KR:                                                                            \
+        decode_euc_kr(s, n, a, out, MODE);                                                  \
+        return 0;                                                                           \
+    case BIG5:                                                                              \
+        decode_big5(s, n, a, out, MODE);                                                    \
+        return 0;                                                                           \
+    case EUC_JP:                                                                            \
+        decode_euc_jp(s, n, a, b, out, MODE);                                               \
+        return 0;                                                                           \
+    case GB18030:                                                                           \
+        decode_gb18030(s, n, a, b, c, out, MODE);                                           \
+        return 0;                                                                           \
+    case ISO_2022_JP:                                                                       \
+        decode_iso_2022_jp(s, n, a, out, MODE);                                             \
+        return 0;                                                                           \
+    }
+
+static int
+run(int encoding, int mode, const unsigned char *s, Py_ssize_t n, const Index *a,
+    const Index *b, const Index *c, Output *out)
+{
+    switch (mode) {
+    case COUNT:
+        DISPATCH(COUNT);
+        break;
+    case UCS1:
+        DISPATCH(UCS1);
+        break;
+    case UCS2:
+        DISPATCH(UCS2);
+        break;
+    default:
+        DISPATCH(UCS4);
+    }
+    PyErr_Format(PyExc_ValueError, "unknown encoding number %d", encoding);
+    return -1;
+}
+
+PyDoc_STRVAR(decode_doc,
+"decode(data, encoding, index, extra='', extra2='', /)\n--\n\n"
+"The spec's decode without BOM of the whole of ``data`` (bytes) for one of the encoding\n"
+"numbers of this module. ``index``: the main index as a string (U+0000 where a pointer has\n"
+"no code point); ``extra``: JIS X 0212 for EUC-JP, the gb18030 ranges' pointers for gb18030;\n"
+"``extra2``: the gb18030 ranges' code points.");
+
+static PyObject *
+speedups_decode(PyObject *module, PyObject *args)
+{
+    Py_buffer view;
+    int encoding;
+    PyObject *main_index, *extra = NULL, *extra2 = NULL;
+    if (!PyArg_ParseTuple(args, "y*iU|UU:decode", &view, &encoding, &main_index, &extra,
+                          &extra2)) {
+        return NULL;
+    }
+    Index a, b = {0}, c = {0};
+    index_init(&a, main_index);
+    if (extra != NULL) {
+        index_init(&b, extra);
+    }
+    if (extra2 != NULL) {
+        index_init(&c, extra2);
+    }
+    if ((encoding == EUC_JP || encoding == GB18030) && extra == NULL) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "this encoding needs its extra index");
+        return NULL;
+    }
+    if (encoding == GB18030 && (extra2 == NULL || b.length != c.length || b.length == 0)) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "gb18030 needs the ranges' pointers and code points");
+        return NULL;
+    }
+    const unsigned char *s = (const unsigned char *)view.buf;
+    Py_ssize_t n = view.len;
+    Output out = {0, 0x7F, NULL};
+    PyObject *result = NULL;
+
+    if (run(encoding, COUNT, s, n, &a, &b, &c, &out) < 0) {
+        goto done;
+    }
+    result = PyUnicode_New(out.length, out.maxchar);
+    if (result == NULL) {
+        goto done;
+    }
+    Output write = {0, out.maxchar, PyUnicode_DATA(result)};
+    run(encoding, PyUnicode_KIND(result), s, n, &a, &b, &c, &write);
+done:
+    PyBuffer_Release(&view);
+    return result;
+}
+
+static PyMethodDef speedups_methods[] = {
+    {"decode", speedups_decode, METH_VARARGS, decode_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static int
+speedups_exec(PyObject *module)
+{
+    if (PyModule_AddIntConstant(module, "SHIFT_JIS", SHIFT_JIS) < 0 ||
+        PyModule_AddIntConstant(module, "EUC_KR", EUC_KR) < 0 ||
+        PyModule_AddIntConstant(module, "BIG5", BIG5) < 0 ||
+        PyModule_AddIntConstant(module, "EUC_JP", EUC_JP) < 0 ||
+        PyModule_AddIntConstant(module, "GB18030", GB18030) < 0 ||
+        PyModule_AddIntConstant(module, "ISO_2022_JP", ISO_2022_JP) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+static PyModuleDef_Slot speedups_slots[] = {
+    {Py_mod_exec, speedups_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef speedups_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "scrapy_charset.encoding._speedups",
+    .m_doc = "Compiled decoders for the stateless CJK encodings (spec-exact).",
+    .m_size = 0,
+    .m_methods = speedups_methods,
+    .m_slots = speedups_slots,
+};
+
+PyMODINIT_FUNC
+PyInit__speedups(void)
+{
+    return PyModuleDef_Init(&speedups_module);
+}

@@ -1,0 +1,11 @@
+# Compiled decoders for the CJK encodings (_speedups.c).
+from typing import Any
+
+SHIFT_JIS: int
+EUC_KR: int
+BIG5: int
+EUC_JP: int
+GB18030: int
+ISO_2022_JP: int
+
+def decode(data: bytes, encoding: int, index: str, *extra: Any) -> str: ...

@@ -1,0 +1,135 @@
+"""The compiled CJK decoders (``_speedups.c``) against the reference and the Python paths.
+
+The shared sweeps in this directory run on both back ends (the ``cjk_backend`` fixture); the
+tests here add what only matters for the compiled code: long and dense-error inputs, which
+exercise its two passes (count, then write) and each output width, and its argument checks.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from scrapy_charset.encoding import cjk, reference
+from scrapy_charset.encoding.labels import BY_NAME
+
+TABLE_ENCODINGS = ["GBK", "gb18030", "Big5", "EUC-JP", "Shift_JIS", "EUC-KR"]
+
+needs_compiled = pytest.mark.skipif(
+    cjk.compiled is None, reason="built without the compiled decoders"
+)
+
+
+def test_built_where_required() -> None:
+    # CI builds with SCRAPY_CHARSET_REQUIRE_EXTENSION=1: the compiled path must be the one tested.
+    if os.environ.get("SCRAPY_CHARSET_REQUIRE_EXTENSION") != "1":
+        pytest.skip("the compiled decoders are optional outside CI")
+    assert cjk.compiled is not None
+
+
+def _noise(seed: str, size: int, bias: bytes) -> bytes:
+    rng = random.Random(seed)
+    return bytes(
+        rng.choice(bias) if rng.random() < 0.5 else rng.randrange(256) for _ in range(size)
+    )
+
+
+@needs_compiled
+@pytest.mark.parametrize("name", TABLE_ENCODINGS)
+def test_random_bytes_equal_the_python_unit_path(name: str) -> None:
+    decoder = cjk.table_decoder(name)
+    for seed, bias in enumerate(
+        [b"\x81\x30\xa1\x8e\x8f\xfe", b"\x00\x7f\x80\xa0\xff", b"\xe0\xfc"]
+    ):
+        data = _noise(f"{name}-{seed}", 200_000, bias)
+        assert decoder.decode(data) == decoder.decode_units(data)
+
+
+@needs_compiled
+def test_iso_2022_jp_random_input_equals_the_python_segment_path() -> None:
+    encoding = BY_NAME["ISO-2022-JP"]
+    pieces = [b"\x1b$B", b"\x1b$@", b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x1b", b"\x1b$", b"\x1b("]
+    pieces += [b"\x0e", b"\x0f", b"\\~", b"\x80", b"\xff", b"0!", b"FF", b"\x21\x21", b"\x7e"]
+    rng = random.Random(3)
+    for _ in range(300):
+        data = b"".join(
+            rng.choice(pieces) if rng.random() < 0.3 else bytes([rng.randrange(0x21, 0x7F)])
+            for _ in range(rng.randrange(1, 400))
+        )
+        assert cjk.decode(data, encoding) == cjk.decode_iso_2022_jp(data)[0], data
+
+
+@needs_compiled
+@pytest.mark.parametrize("name", [*TABLE_ENCODINGS, "ISO-2022-JP"])
+def test_short_random_inputs_equal_the_reference(name: str) -> None:
+    encoding = BY_NAME[name]
+    rng = random.Random(name)
+    interesting = [0x00, 0x30, 0x39, 0x41, 0x7F, 0x80, 0x81, 0x8E, 0x8F, 0xA1, 0xDF, 0xFE, 0xFF]
+    interesting += [0x1B, 0x24, 0x28, 0x40, 0x42, 0x49, 0x4A, 0x21, 0x5C, 0x7E]
+    for _ in range(5000):
+        data = bytes(
+            rng.choice(interesting) if rng.random() < 0.6 else rng.randrange(256)
+            for _ in range(rng.randrange(1, 10))
+        )
+        assert cjk.decode(data, encoding) == reference.decode_without_bom(data, encoding), (
+            data.hex()
+        )
+
+
+@needs_compiled
+def test_every_jis0212_three_byte_input() -> None:
+    encoding = BY_NAME["EUC-JP"]
+    decoder = cjk.table_decoder("EUC-JP")
+    wrong = [
+        data.hex()
+        for lead in range(0xA0, 0x100)
+        for trail in range(256)
+        for data in (bytes([0x8F, lead, trail]),)
+        if decoder.decode(data) != reference.decode_without_bom(data, encoding)
+    ]
+    assert not wrong, wrong[:10]
+
+
+@needs_compiled
+def test_gb18030_four_byte_structure() -> None:
+    # Every third byte, and every fourth byte after two third bytes, behind two first bytes.
+    encoding = BY_NAME["gb18030"]
+    decoder = cjk.table_decoder("gb18030")
+    inputs = [
+        bytes([first, 0x39, third, 0x30]) for first in (0x81, 0xE3, 0xFE) for third in range(256)
+    ]
+    inputs += [
+        bytes([0x84, 0x31, third, fourth]) for third in (0x81, 0xA4, 0xFE) for fourth in range(256)
+    ]
+    inputs += [data[:3] for data in inputs] + [data + b"A" for data in inputs]
+    wrong = [
+        data.hex()
+        for data in inputs
+        if decoder.decode(data) != reference.decode_without_bom(data, encoding)
+    ]
+    assert not wrong, wrong[:10]
+
+
+@needs_compiled
+@pytest.mark.parametrize(
+    "text", ["plain ascii", "caf\u00e9 \u00ff", "\u65e5\u672c\u8a9e", "\U00020000 \u20ac"]
+)
+def test_every_output_width(text: str) -> None:
+    # ASCII-only output is one byte per character, CJK two, a supplementary character four.
+    data = text.encode("gb18030")
+    assert cjk.table_decoder("gb18030").decode(data) == text
+
+
+@needs_compiled
+def test_argument_errors_are_clear() -> None:
+    assert cjk.compiled is not None
+    with pytest.raises(TypeError):
+        cjk.compiled.decode(b"\x8f\xa1\xa1", cjk.compiled.EUC_JP, "")  # no JIS X 0212 index
+    with pytest.raises(TypeError):
+        cjk.compiled.decode(b"\x81\x30\x81\x30", cjk.compiled.GB18030, "", "\x00")
+    with pytest.raises(ValueError):
+        cjk.compiled.decode(b"a", 99, "")
+    with pytest.raises(TypeError):
+        cjk.compiled.decode("text", cjk.compiled.BIG5, "")  # type: ignore[arg-type]
