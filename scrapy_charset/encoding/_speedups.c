@@ -6,9 +6,10 @@
  * (the generated tables: the character at a pointer is its code point, U+0000 marks a pointer
  * without one), so the spec data lives in one place.
  *
- * Every decoder runs twice over the input: once to count the output and find its widest
- * character, once to write into a string of exactly that size, so the peak memory is the
- * output string alone. scrapy_charset.encoding.reference stays the reference: the test suite
+ * A decoder runs once, writing 2-byte characters into a string as long as the input, which
+ * is then shrunk; if the output turns out to need another width, it runs twice more: once to
+ * count the output and find its widest character, once to write a string of exactly that
+ * size. scrapy_charset.encoding.reference stays the reference: the test suite
  * sweeps these decoders against it.
  */
 #define PY_SSIZE_T_CLEAN
@@ -27,14 +28,17 @@ enum { SHIFT_JIS = 0, EUC_KR = 1, BIG5 = 2, EUC_JP = 3, GB18030 = 4, ISO_2022_JP
 #define ALWAYS_INLINE inline
 #endif
 
-/* How a decoder's output is handled: counted, or written as 1-, 2- or 4-byte characters.
- * Each decoder is inlined once per mode, so the mode costs nothing per character. */
-enum { COUNT = 0, UCS1 = 1, UCS2 = 2, UCS4 = 4 };
+/* How a decoder's output is handled: counted, written as 1-, 2- or 4-byte characters, or
+ * written as 2-byte characters on a guess (GUESS_UCS2: the widest character is tracked and
+ * writes past the capacity are dropped, so a wrong guess is seen and redone). Each decoder is
+ * inlined once per mode, so the mode costs nothing per character. */
+enum { COUNT = 0, UCS1 = 1, UCS2 = 2, UCS4 = 4, GUESS_UCS2 = 5 };
 
 typedef struct {
     Py_ssize_t length;
     Py_UCS4 maxchar;
     void *data; /* NULL while counting */
+    Py_ssize_t capacity; /* GUESS_UCS2 only */
 } Output;
 
 static ALWAYS_INLINE void
@@ -51,6 +55,14 @@ emit(Output *out, Py_UCS4 cp, const int mode)
         break;
     case UCS2:
         ((Py_UCS2 *)out->data)[out->length] = (Py_UCS2)cp;
+        break;
+    case GUESS_UCS2:
+        if (cp > out->maxchar) {
+            out->maxchar = cp;
+        }
+        if (out->length < out->capacity) {
+            ((Py_UCS2 *)out->data)[out->length] = (Py_UCS2)cp;
+        }
         break;
     default:
         ((Py_UCS4 *)out->data)[out->length] = cp;
@@ -522,6 +534,9 @@ run(int encoding, int mode, const unsigned char *s, Py_ssize_t n, const Index *a
     case UCS2:
         DISPATCH(UCS2);
         break;
+    case GUESS_UCS2:
+        DISPATCH(GUESS_UCS2);
+        break;
     default:
         DISPATCH(UCS4);
     }
@@ -566,17 +581,36 @@ speedups_decode(PyObject *module, PyObject *args)
     }
     const unsigned char *s = (const unsigned char *)view.buf;
     Py_ssize_t n = view.len;
-    Output out = {0, 0x7F, NULL};
     PyObject *result = NULL;
 
-    if (run(encoding, COUNT, s, n, &a, &b, &c, &out) < 0) {
+    /* Text in these encodings is nearly always 2-byte characters, fewer than the input bytes
+     * (every character or error uses up at least one byte): write them in one pass into a
+     * string of that capacity, then shrink it. Only if a wider character turns up, or a
+     * narrower string would do, is the output counted first and written again. */
+    result = PyUnicode_New(n, 0xFFFF);
+    if (result == NULL) {
         goto done;
     }
+    Output guess = {0, 0x7F, PyUnicode_DATA(result), n};
+    if (run(encoding, GUESS_UCS2, s, n, &a, &b, &c, &guess) < 0) {
+        Py_CLEAR(result);
+        goto done;
+    }
+    if (guess.length <= n && 0xFF < guess.maxchar && guess.maxchar <= 0xFFFF) {
+        if (PyUnicode_Resize(&result, guess.length) < 0) {
+            result = NULL;
+        }
+        goto done;
+    }
+    Py_CLEAR(result);
+
+    Output out = {0, 0x7F, NULL, 0};
+    run(encoding, COUNT, s, n, &a, &b, &c, &out);
     result = PyUnicode_New(out.length, out.maxchar);
     if (result == NULL) {
         goto done;
     }
-    Output write = {0, out.maxchar, PyUnicode_DATA(result)};
+    Output write = {0, out.maxchar, PyUnicode_DATA(result), 0};
     run(encoding, PyUnicode_KIND(result), s, n, &a, &b, &c, &write);
 done:
     PyBuffer_Release(&view);
