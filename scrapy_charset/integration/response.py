@@ -14,8 +14,11 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+from urllib.parse import quote
 
+import parsel
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
+from scrapy.link import Link
 
 from ..encoding import REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, Encoding, lookup
 from ..encoding import bom_sniff as _bom_sniff
@@ -177,6 +180,36 @@ class DetectorGuard:
         return f"DetectorGuard({self.detector!r})"
 
 
+def browser_url(url: str, codec: str) -> str:
+    """``url`` with what ``codec`` cannot encode written as a browser sends it.
+
+    In the query, such a character becomes ``%26%23N%3B`` (its ``&#N;``); the fragment is
+    percent-encoded as UTF-8. Everything else is left for Scrapy to encode as usual.
+    """
+    rest, hash_, fragment = url.partition("#")
+    base, question, query = rest.partition("?")
+    if query:
+        query = "".join(_query_char(char, codec) for char in query)
+    if fragment:
+        fragment = quote(fragment, safe=_URL_SAFE)
+    return base + question + query + hash_ + fragment
+
+
+_URL_SAFE = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) not in '"<>`')
+
+
+def _query_char(char: str, codec: str) -> str:
+    if char.isascii():
+        return char
+    try:
+        char.encode(codec)
+    except UnicodeEncodeError:
+        return f"%26%23{ord(char)}%3B"
+    except LookupError:
+        return char
+    return char
+
+
 class CharsetResponseMixin:
     """The browser-text behaviour shared by the three response classes below.
 
@@ -259,6 +292,28 @@ class CharsetResponseMixin:
         if self._charset_json is _UNSET:
             self._charset_json = json.loads(self.text)
         return self._charset_json
+
+    def follow(self, url: Any, *args: Any, **kwargs: Any) -> Any:
+        """Scrapy's ``follow``, but a character the page's encoding lacks does not raise.
+
+        Stock Scrapy encodes the query and fragment with the page's codec, strictly. A browser
+        writes such a character in the query as the encoder's ``&#N;``, percent-encoded, and
+        the fragment in UTF-8 (URL Standard, "percent-encode after encoding").
+        """
+        try:
+            return super().follow(url, *args, **kwargs)  # type: ignore[misc]
+        except UnicodeEncodeError:
+            if isinstance(url, Link):
+                url = url.url
+            elif isinstance(url, parsel.Selector):
+                from scrapy.http.response.text import _url_from_selector
+
+                url = _url_from_selector(url)
+            if not isinstance(url, str):
+                raise
+            encoding = kwargs.get("encoding") or self.encoding
+            absolute = browser_url(self.urljoin(url), encoding)  # type: ignore[attr-defined]
+            return super().follow(absolute, *args, **kwargs)  # type: ignore[misc]
 
     def replace(self, *args: Any, **kwargs: Any) -> Any:
         # A str body is encoded with the current encoding, as Scrapy does, which then stays

@@ -464,3 +464,22 @@ def test_no_deprecation_warning_from_the_middleware_manager() -> None:
     position = names.index("CharsetMiddleware")
     assert names[position - 1] == "MetaRefreshMiddleware"
     assert names[position + 1] == "HttpCompressionMiddleware"
+
+
+def test_follow_writes_characters_the_page_encoding_lacks_as_a_browser_does() -> None:
+    # A windows-1252 page linking to a query with a CJK character (a character reference in
+    # the href): stock Scrapy raises UnicodeEncodeError; a browser sends "&#20013;"
+    # percent-encoded in the query, and UTF-8 in the path and fragment (URL Standard).
+    mw, _ = middleware()
+    body = b"<meta charset=windows-1252><a href='/p&#x4E2D;?q=\xe9&#x4E2D;&x=1#&#x4E2D;'>x</a>"
+    request, response = response_for("http://x.com/", body)
+    result = mw.process_response(request, response)
+    expected = "http://x.com/p%E4%B8%AD?q=%E9%26%2320013%3B&x=1#%E4%B8%AD"
+    assert result.follow(result.css("a")[0]).url == expected
+    assert result.follow(result.css("a::attr(href)")[0]).url == expected
+    assert result.follow(result.css("a::attr(href)").get()).url == expected
+    assert [r.url for r in result.follow_all(css="a")] == [expected]
+    # Encodable characters are unchanged: windows-1252 bytes, as before.
+    assert result.follow("/s?q=\xe9").url == "http://x.com/s?q=%E9"
+    with pytest.raises(UnicodeEncodeError):
+        HtmlResponse("http://x.com/", body=body).follow("/s?q=\u4e2d")  # stock Scrapy
