@@ -20,13 +20,9 @@ import parsel
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 from scrapy.link import Link
 
-from ..encoding import REPLACEMENT, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, Encoding, lookup
-from ..encoding import bom_sniff as _bom_sniff
+from ..encoding import REPLACEMENT, UTF_16BE, UTF_16LE, Encoding, lookup
 from ..encoding import decode as _decode
-from ..sniffing import DEFAULT_DETECTOR, Decision, Declaration, Source, decode_html
-from ..sniffing.content_type import charset_from_content_type
-from ..sniffing.prescan import PRESCAN_LIMIT, get_xml_encoding, utf16_xml_declaration
-from ..sniffing.tld import tld_default, tld_of
+from ..sniffing import DEFAULT_DETECTOR, Decision, Source, decode_html, sniff_text, sniff_xml
 
 _UNSET: Any = object()
 
@@ -79,74 +75,20 @@ class BrowserDecoding:
                 detector=detector,
                 tld_hint=self.tld_hint,
             )
-        transport = transport_decision(body, content_type, self.forced)
-        if transport.source in (Source.FORCED, Source.BOM, Source.HEADER):
-            decision = transport
-        elif self.kind == "xml":
-            decision = xml_document_decision(body, transport.overridden)
+        if self.kind == "xml":
+            decision = sniff_xml(body, content_type or None, forced=self.forced)
         else:
-            tld = tld_of(url) if self.tld_hint and url else None
-            decision = plain_text_guess(body, transport.overridden, detector, tld)
+            decision = sniff_text(
+                body,
+                content_type or None,
+                url=url,
+                forced=self.forced,
+                detector=detector,
+                tld_hint=self.tld_hint,
+            )
         if decision.source is Source.FORCED:
             return _decode(body, decision.encoding, bom="strip"), decision
         return _decode(body, decision.encoding), decision
-
-
-def transport_decision(
-    body: bytes, content_type: list[bytes], forced: Encoding | None
-) -> Decision:
-    """The "certain" rules every browser decoder applies first: forced, BOM, header charset.
-
-    When none applies, the result has source DEFAULT and lists an unknown header label as
-    overridden, for the caller to go on from.
-    """
-    if forced is not None:
-        return Decision(forced, Source.FORCED, forced.name, confident=True)
-    bom = _bom_sniff(body)
-    if bom is not None:
-        return Decision(bom, Source.BOM, None, confident=True)
-    header = charset_from_content_type(content_type or None)
-    if header is not None:
-        label, encoding = header
-        if encoding is not None:
-            return Decision(encoding, Source.HEADER, label, confident=True)
-        return Decision(UTF_8, Source.DEFAULT, None, (Declaration(Source.HEADER, label, None),))
-    return Decision(UTF_8, Source.DEFAULT, None)
-
-
-def xml_document_decision(body: bytes, overridden: tuple[Declaration, ...]) -> Decision:
-    """XML 1.0 Appendix F as browsers apply it: a BOM-less UTF-16 ``<?xml``, the declared
-    ``encoding``, else UTF-8 (no ``<meta>``, no guessing)."""
-    head = body[:PRESCAN_LIMIT]
-    utf16 = utf16_xml_declaration(head)
-    if utf16 is not None:
-        return Decision(utf16, Source.XML_DECLARATION, None, overridden)
-    declared = get_xml_encoding(head)
-    if declared is not None:
-        return Decision(declared[1], Source.XML_DECLARATION, declared[0], overridden)
-    return Decision(UTF_8, Source.DEFAULT, None, overridden)
-
-
-def plain_text_guess(
-    body: bytes, overridden: tuple[Declaration, ...], detector: Any, tld: str | None
-) -> Decision:
-    """Undeclared plain text as Chromium reads it: valid UTF-8, detection, then the locale
-    default (no ``<meta>``: plain text has no markup)."""
-    if not body.isascii():
-        try:
-            body.decode("utf-8")
-        except UnicodeDecodeError:
-            pass
-        else:
-            return Decision(UTF_8, Source.UTF8, None, overridden)
-    if detector is not None:
-        detected = detector.detect(body, tld=tld)
-        if detected is not None:
-            return Decision(detected, Source.DETECTION, None, overridden)
-    default = tld_default(tld)
-    if default is not None:
-        return Decision(default, Source.TLD, None, overridden)
-    return Decision(WINDOWS_1252, Source.DEFAULT, None, overridden)
 
 
 DEFAULT_DECODING = BrowserDecoding()

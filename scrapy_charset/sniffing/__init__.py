@@ -1,7 +1,8 @@
 """The HTML Standard's encoding sniffing, in browser order, with the rule that decided.
 
 :func:`sniff` gives a :class:`Decision`; :func:`decode_html` also decodes the body exactly as
-a browser does. Pure Python; never imports Scrapy.
+a browser does. :func:`sniff_xml` and :func:`sniff_text` do the same for XML and plain text.
+Pure Python; never imports Scrapy.
 """
 
 from .decision import Decision, Declaration, Source
@@ -11,6 +12,7 @@ from .detect import (
     CharsetNormalizerDetector,
     Detector,
 )
+from .documents import sniff_text, sniff_xml
 from .prescan import extract_encoding_from_meta, get_attribute, get_xml_encoding, prescan
 from .sniff import decode_html, sniff
 
@@ -28,4 +30,6 @@ __all__ = [
     "get_xml_encoding",
     "prescan",
     "sniff",
+    "sniff_text",
+    "sniff_xml",
 ]

@@ -1,0 +1,99 @@
+"""Encoding sniffing for the other text documents a crawler meets: XML and plain text.
+
+HTML has its own algorithm (:mod:`.sniff`). For these, browsers apply the same certain rules
+first (a forced encoding, the BOM, the ``Content-Type`` charset), then what the document type
+allows: XML its own declaration (XML 1.0 Appendix F), plain text no declaration at all.
+"""
+
+from __future__ import annotations
+
+from ..encoding import UTF_8, WINDOWS_1252, Encoding, bom_sniff
+from .content_type import charset_from_content_type
+from .decision import Decision, Declaration, Source
+from .detect import DEFAULT_DETECTOR, Detector
+from .prescan import PRESCAN_LIMIT, get_xml_encoding, utf16_xml_declaration
+from .sniff import _as_bytes, _lost, _resolve_forced, _run_detector
+from .tld import tld_default, tld_of
+
+
+def _certain_rules(
+    data: bytes, content_type: object, forced: Encoding | str | None
+) -> Decision | list[Declaration]:
+    """Forced, BOM, then header charset: the decision (with the declarations it overrode), or
+    the declarations that named no encoding, for the document's own rules to go on from."""
+    losers: list[Declaration] = []
+    header = charset_from_content_type(content_type)
+    header_declaration = Declaration(Source.HEADER, *header) if header is not None else None
+
+    def certain(encoding: Encoding, source: Source, label: str | None) -> Decision:
+        others = list(losers)
+        if header_declaration is not None and source is not Source.HEADER:
+            others.append(header_declaration)
+        return Decision(encoding, source, label, _lost(others, encoding), confident=True)
+
+    if forced is not None:
+        label, encoding = _resolve_forced(forced)
+        if encoding is not None:
+            return certain(encoding, Source.FORCED, label)
+        losers.append(Declaration(Source.FORCED, label, None))
+    bom = bom_sniff(data)
+    if bom is not None:
+        return certain(bom, Source.BOM, None)
+    if header_declaration is not None:
+        if header_declaration.encoding is not None:
+            return certain(header_declaration.encoding, Source.HEADER, header_declaration.label)
+        losers.append(header_declaration)
+    return losers
+
+
+def sniff_xml(
+    body: bytes, content_type: object = None, *, forced: Encoding | str | None = None
+) -> Decision:
+    """The encoding a browser uses for an XML document: the certain rules, then a BOM-less
+    UTF-16 ``<?xml``, the declared ``encoding``, else UTF-8 (no ``<meta>``, no guessing)."""
+    data = _as_bytes(body)
+    certain = _certain_rules(data, content_type, forced)
+    if isinstance(certain, Decision):
+        return certain
+    overridden = tuple(certain)
+    head = data[:PRESCAN_LIMIT]
+    utf16 = utf16_xml_declaration(head)
+    if utf16 is not None:
+        return Decision(utf16, Source.XML_DECLARATION, None, overridden)
+    declared = get_xml_encoding(head)
+    if declared is not None:
+        return Decision(declared[1], Source.XML_DECLARATION, declared[0], overridden)
+    return Decision(UTF_8, Source.DEFAULT, None, overridden)
+
+
+def sniff_text(
+    body: bytes,
+    content_type: object = None,
+    *,
+    url: str | None = None,
+    forced: Encoding | str | None = None,
+    detector: Detector | None = DEFAULT_DETECTOR,
+    tld_hint: bool = True,
+) -> Decision:
+    """The encoding Chromium uses for plain text: the certain rules, then valid UTF-8,
+    detection, the locale default (from the URL's TLD), else windows-1252."""
+    data = _as_bytes(body)
+    certain = _certain_rules(data, content_type, forced)
+    if isinstance(certain, Decision):
+        return certain
+    overridden = tuple(certain)
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        else:
+            return Decision(UTF_8, Source.UTF8, None, overridden)
+    tld = tld_of(url) if tld_hint and url else None
+    detected = _run_detector(detector, data, tld)
+    if detected is not None:
+        return Decision(detected, Source.DETECTION, None, overridden)
+    default = tld_default(tld)
+    if default is not None:
+        return Decision(default, Source.TLD, None, overridden)
+    return Decision(WINDOWS_1252, Source.DEFAULT, None, overridden)
