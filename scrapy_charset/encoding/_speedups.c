@@ -32,14 +32,28 @@ enum { SHIFT_JIS = 0, EUC_KR = 1, BIG5 = 2, EUC_JP = 3, GB18030 = 4, ISO_2022_JP
  * written as 2-byte characters on a guess (GUESS_UCS2: the widest character is tracked and
  * writes past the capacity are dropped, so a wrong guess is seen and redone). Each decoder is
  * inlined once per mode, so the mode costs nothing per character. */
-enum { COUNT = 0, UCS1 = 1, UCS2 = 2, UCS4 = 4, GUESS_UCS2 = 5 };
+enum { COUNT = 0, UCS1 = 1, UCS2 = 2, UCS4 = 4, GUESS_UCS2 = 5, SCAN = 6 };
 
 typedef struct {
     Py_ssize_t length;
     Py_UCS4 maxchar;
     void *data; /* NULL while counting */
-    Py_ssize_t capacity; /* GUESS_UCS2 only */
+    Py_ssize_t capacity; /* GUESS_UCS2: the string's length; SCAN: the last position wanted */
+    Py_ssize_t boundary; /* SCAN: the last position where the input can be cut */
+    Py_ssize_t reach;    /* SCAN: one past the furthest byte read so far */
 } Output;
+
+/* SCAN mode, called where the decoder is in its initial state at position i (the top of its
+ * loop): i is a place to cut the input if no byte at or after it was read yet (an error may
+ * have looked ahead and restored bytes: cut there, the part before would end differently).
+ * Tells the decoder to stop once past the wanted position. */
+#define SCAN_STOPS_AT(out, i, mode)                                                          \
+    ((mode) == SCAN &&                                                                       \
+     ((i) > (out)->capacity || ((i) >= (out)->reach ? ((out)->boundary = (i)) : 0, 0)))
+
+/* The byte k places after i; SCAN mode notes how far the decoder has read. */
+#define AT(k)                                                                                \
+    ((mode) == SCAN && out->reach < i + (k) + 1 ? (out->reach = i + (k) + 1) : 0, s[i + (k)])
 
 static ALWAYS_INLINE void
 emit(Output *out, Py_UCS4 cp, const int mode)
@@ -56,6 +70,8 @@ emit(Output *out, Py_UCS4 cp, const int mode)
     case UCS2:
         ((Py_UCS2 *)out->data)[out->length] = (Py_UCS2)cp;
         break;
+    case SCAN:
+        return;
     case GUESS_UCS2:
         if (cp > out->maxchar) {
             out->maxchar = cp;
@@ -99,7 +115,10 @@ decode_shift_jis(const unsigned char *s, Py_ssize_t n, const Index *jis0208, Out
 {
     Py_ssize_t i = 0;
     while (i < n) {
-        unsigned int b = s[i];
+        if (SCAN_STOPS_AT(out, i, mode)) {
+            return;
+        }
+        unsigned int b = AT(0);
         if (b <= 0x80) {
             emit(out, b, mode);
             i++;
@@ -114,7 +133,7 @@ decode_shift_jis(const unsigned char *s, Py_ssize_t n, const Index *jis0208, Out
                 i++;
                 continue;
             }
-            unsigned int t = s[i + 1];
+            unsigned int t = AT(1);
             long pointer = -1;
             if ((0x40 <= t && t <= 0x7E) || (0x80 <= t && t <= 0xFC)) {
                 unsigned int offset = t < 0x7F ? 0x40 : 0x41;
@@ -148,7 +167,10 @@ decode_euc_kr(const unsigned char *s, Py_ssize_t n, const Index *euc_kr, Output 
 {
     Py_ssize_t i = 0;
     while (i < n) {
-        unsigned int b = s[i];
+        if (SCAN_STOPS_AT(out, i, mode)) {
+            return;
+        }
+        unsigned int b = AT(0);
         if (IS_ASCII(b)) {
             emit(out, b, mode);
             i++;
@@ -159,7 +181,7 @@ decode_euc_kr(const unsigned char *s, Py_ssize_t n, const Index *euc_kr, Output 
                 i++;
                 continue;
             }
-            unsigned int t = s[i + 1];
+            unsigned int t = AT(1);
             long pointer = -1;
             if (0x41 <= t && t <= 0xFE) {
                 pointer = (long)(b - 0x81) * 190 + (t - 0x41);
@@ -186,7 +208,10 @@ decode_big5(const unsigned char *s, Py_ssize_t n, const Index *big5, Output *out
 {
     Py_ssize_t i = 0;
     while (i < n) {
-        unsigned int b = s[i];
+        if (SCAN_STOPS_AT(out, i, mode)) {
+            return;
+        }
+        unsigned int b = AT(0);
         if (IS_ASCII(b)) {
             emit(out, b, mode);
             i++;
@@ -197,7 +222,7 @@ decode_big5(const unsigned char *s, Py_ssize_t n, const Index *big5, Output *out
                 i++;
                 continue;
             }
-            unsigned int t = s[i + 1];
+            unsigned int t = AT(1);
             long pointer = -1;
             if ((0x40 <= t && t <= 0x7E) || (0xA1 <= t && t <= 0xFE)) {
                 unsigned int offset = t < 0x7F ? 0x40 : 0x62;
@@ -233,7 +258,10 @@ decode_euc_jp(const unsigned char *s, Py_ssize_t n, const Index *jis0208, const 
 {
     Py_ssize_t i = 0;
     while (i < n) {
-        unsigned int b = s[i];
+        if (SCAN_STOPS_AT(out, i, mode)) {
+            return;
+        }
+        unsigned int b = AT(0);
         if (IS_ASCII(b)) {
             emit(out, b, mode);
             i++;
@@ -249,7 +277,7 @@ decode_euc_jp(const unsigned char *s, Py_ssize_t n, const Index *jis0208, const 
             i++;
             continue;
         }
-        unsigned int t = s[i + 1];
+        unsigned int t = AT(1);
         if (b == 0x8E && 0xA1 <= t && t <= 0xDF) { /* half-width katakana */
             emit(out, 0xFF61 - 0xA1 + t, mode);
             i += 2;
@@ -267,7 +295,7 @@ decode_euc_jp(const unsigned char *s, Py_ssize_t n, const Index *jis0208, const 
             lead = t;
             index = jis0212;
             used = 2;
-            t = s[i + 2];
+            t = AT(2);
         }
         Py_UCS4 cp = 0;
         if (0xA1 <= lead && lead <= 0xFE && 0xA1 <= t && t <= 0xFE) {
@@ -316,7 +344,10 @@ decode_gb18030(const unsigned char *s, Py_ssize_t n, const Index *gb18030,
 {
     Py_ssize_t i = 0;
     while (i < n) {
-        unsigned int first = s[i];
+        if (SCAN_STOPS_AT(out, i, mode)) {
+            return;
+        }
+        unsigned int first = AT(0);
         if (IS_ASCII(first)) {
             emit(out, first, mode);
             i++;
@@ -337,14 +368,14 @@ decode_gb18030(const unsigned char *s, Py_ssize_t n, const Index *gb18030,
             i++;
             continue;
         }
-        unsigned int second = s[i + 1];
+        unsigned int second = AT(1);
         if (0x30 <= second && second <= 0x39) {
             if (i + 2 >= n) { /* end-of-queue: one error for the whole sequence */
                 emit(out, REPLACEMENT, mode);
                 i = n;
                 continue;
             }
-            unsigned int third = s[i + 2];
+            unsigned int third = AT(2);
             if (!(0x81 <= third && third <= 0xFE)) {
                 /* second and third are restored */
                 emit(out, REPLACEMENT, mode);
@@ -356,7 +387,7 @@ decode_gb18030(const unsigned char *s, Py_ssize_t n, const Index *gb18030,
                 i = n;
                 continue;
             }
-            unsigned int fourth = s[i + 3];
+            unsigned int fourth = AT(3);
             if (!(0x30 <= fourth && fourth <= 0x39)) {
                 /* second, third and fourth are restored */
                 emit(out, REPLACEMENT, mode);
@@ -537,11 +568,74 @@ run(int encoding, int mode, const unsigned char *s, Py_ssize_t n, const Index *a
     case GUESS_UCS2:
         DISPATCH(GUESS_UCS2);
         break;
+    case SCAN:
+        DISPATCH(SCAN);
+        break;
     default:
         DISPATCH(UCS4);
     }
     PyErr_Format(PyExc_ValueError, "unknown encoding number %d", encoding);
     return -1;
+}
+
+/* The indexes after the data and encoding number, checked for what the encoding needs. */
+static int
+indexes_init(int encoding, PyObject *main_index, PyObject *extra, PyObject *extra2, Index *a,
+             Index *b, Index *c)
+{
+    index_init(a, main_index);
+    if (extra != NULL) {
+        index_init(b, extra);
+    }
+    if (extra2 != NULL) {
+        index_init(c, extra2);
+    }
+    if ((encoding == EUC_JP || encoding == GB18030) && extra == NULL) {
+        PyErr_SetString(PyExc_TypeError, "this encoding needs its extra index");
+        return -1;
+    }
+    if (encoding == GB18030 && (extra2 == NULL || b->length != c->length || b->length == 0)) {
+        PyErr_SetString(PyExc_TypeError, "gb18030 needs the ranges' pointers and code points");
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(boundary_doc,
+"boundary(data, encoding, limit, index, extra='', extra2='', /)\n--\n\n"
+"The last position <= ``limit`` (0 if none) where ``data`` can be cut in two parts that\n"
+"decode to the whole's text: the spec's decoder, started at 0, is in its initial state there\n"
+"and has read no byte from there on. For the stateless encodings (not ISO-2022-JP); ``limit``\n"
+"should be at most len(data) - 4, so that no unit before it meets the end of ``data``.");
+
+static PyObject *
+speedups_boundary(PyObject *module, PyObject *args)
+{
+    Py_buffer view;
+    int encoding;
+    Py_ssize_t limit;
+    PyObject *main_index, *extra = NULL, *extra2 = NULL;
+    if (!PyArg_ParseTuple(args, "y*inU|UU:boundary", &view, &encoding, &limit, &main_index,
+                          &extra, &extra2)) {
+        return NULL;
+    }
+    Index a, b = {0}, c = {0};
+    if (encoding == ISO_2022_JP) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "ISO-2022-JP has states of its own");
+        return NULL;
+    }
+    if (indexes_init(encoding, main_index, extra, extra2, &a, &b, &c) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    Output scan = {0, 0x7F, NULL, limit, 0, 0};
+    int failed = run(encoding, SCAN, (const unsigned char *)view.buf, view.len, &a, &b, &c, &scan);
+    PyBuffer_Release(&view);
+    if (failed < 0) {
+        return NULL;
+    }
+    return PyLong_FromSsize_t(scan.boundary);
 }
 
 PyDoc_STRVAR(decode_doc,
@@ -562,21 +656,8 @@ speedups_decode(PyObject *module, PyObject *args)
         return NULL;
     }
     Index a, b = {0}, c = {0};
-    index_init(&a, main_index);
-    if (extra != NULL) {
-        index_init(&b, extra);
-    }
-    if (extra2 != NULL) {
-        index_init(&c, extra2);
-    }
-    if ((encoding == EUC_JP || encoding == GB18030) && extra == NULL) {
+    if (indexes_init(encoding, main_index, extra, extra2, &a, &b, &c) < 0) {
         PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_TypeError, "this encoding needs its extra index");
-        return NULL;
-    }
-    if (encoding == GB18030 && (extra2 == NULL || b.length != c.length || b.length == 0)) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_TypeError, "gb18030 needs the ranges' pointers and code points");
         return NULL;
     }
     const unsigned char *s = (const unsigned char *)view.buf;
@@ -591,7 +672,7 @@ speedups_decode(PyObject *module, PyObject *args)
     if (result == NULL) {
         goto done;
     }
-    Output guess = {0, 0x7F, PyUnicode_DATA(result), n};
+    Output guess = {0, 0x7F, PyUnicode_DATA(result), n, 0, 0};
     if (run(encoding, GUESS_UCS2, s, n, &a, &b, &c, &guess) < 0) {
         Py_CLEAR(result);
         goto done;
@@ -604,13 +685,13 @@ speedups_decode(PyObject *module, PyObject *args)
     }
     Py_CLEAR(result);
 
-    Output out = {0, 0x7F, NULL, 0};
+    Output out = {0, 0x7F, NULL, 0, 0, 0};
     run(encoding, COUNT, s, n, &a, &b, &c, &out);
     result = PyUnicode_New(out.length, out.maxchar);
     if (result == NULL) {
         goto done;
     }
-    Output write = {0, out.maxchar, PyUnicode_DATA(result), 0};
+    Output write = {0, out.maxchar, PyUnicode_DATA(result), 0, 0, 0};
     run(encoding, PyUnicode_KIND(result), s, n, &a, &b, &c, &write);
 done:
     PyBuffer_Release(&view);
@@ -619,6 +700,7 @@ done:
 
 static PyMethodDef speedups_methods[] = {
     {"decode", speedups_decode, METH_VARARGS, decode_doc},
+    {"boundary", speedups_boundary, METH_VARARGS, boundary_doc},
     {NULL, NULL, 0, NULL},
 };
 

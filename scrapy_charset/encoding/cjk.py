@@ -154,6 +154,16 @@ class _TableDecoder:
             return compiled.decode(data, *self._compiled_args)
         return self.decode_python(data)
 
+    def boundary(self, data: bytes, limit: int) -> int | None:
+        """With the compiled decoders: the last position <= ``limit`` where the spec's decoder
+        (started at 0) is in its initial state, 0 if none; None without them."""
+        if compiled is None:
+            return None
+        if self._compiled_args is None:
+            self._compiled_args = _compiled_args(compiled, self.encoding.name)
+        number, *indexes = self._compiled_args
+        return compiled.boundary(data, number, limit, *indexes)  # type: ignore[no-any-return]
+
     def decode_python(self, data: bytes) -> str:
         """Without the compiled decoders: the C codec with guards, or unit by unit."""
         self._local.errors = 32 + len(data) // 512

@@ -168,14 +168,6 @@ def safe_cut(data: bytes, encoding: Encoding) -> int:
         start = max(0, start - 16 * _TAIL)
     if n < _MAX_PENDING:
         return 0
-    return _reference_boundary(data, encoding)
-
-
-def _reference_boundary(data: bytes, encoding: Encoding) -> int:
-    """The last initial-state position before the final few bytes, found by the spec decoder."""
-    decoder = reference.new_decoder(encoding)
-    pos = 0
-    limit = len(data) - 8
-    while pos < limit:
-        _, pos = reference.step_from(decoder, data, pos)
-    return pos
+    # Units are at most 4 bytes: those starting by n - 8 end before the data does.
+    found = cjk.table_decoder(name).boundary(data, n - 8)
+    return reference.last_cut(data, encoding, n - 8) if found is None else found

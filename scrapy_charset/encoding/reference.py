@@ -659,3 +659,22 @@ def step_from(decoder: Decoder, data: bytes, start: int) -> tuple[str, int]:
             break
     # Restored bytes are always the ones just read, so they stand for a move back.
     return "".join(output), queue.pos - len(queue.front)
+
+
+def last_cut(data: bytes, encoding: Encoding, limit: int) -> int:
+    """The last position <= ``limit`` (0 if none) where ``data`` can be cut in two parts that
+    decode to the whole's text: the decoder, started at 0, is in its initial state there and
+    has read no byte from there on (no restored bytes wait). ``limit`` should be at most
+    ``len(data) - 4``, so that no unit before it meets the end of ``data``."""
+    decoder = new_decoder(encoding)
+    queue = IOQueue(data, ended=False)
+    best = 0
+    while True:
+        if not queue.front and decoder.is_initial():
+            if queue.pos > limit:
+                return best
+            best = queue.pos
+        byte = queue.read()
+        if byte is False:
+            return best
+        decoder.handler(queue, byte)  # type: ignore[arg-type]

@@ -133,3 +133,18 @@ def test_argument_errors_are_clear() -> None:
         cjk.compiled.decode(b"a", 99, "")
     with pytest.raises(TypeError):
         cjk.compiled.decode("text", cjk.compiled.BIG5, "")  # type: ignore[arg-type]
+
+
+@needs_compiled
+@pytest.mark.parametrize("name", TABLE_ENCODINGS)
+def test_boundary_is_the_reference_last_cut(name: str) -> None:
+    encoding = BY_NAME[name]
+    decoder = cjk.table_decoder(name)
+    rng = random.Random(f"boundary-{name}")
+    for size in (1, 2, 5, 9, 12, 40, 300):
+        for _ in range(60):
+            data = bytes(rng.choice(b"\x81\x30\xa1\x8f\x8e\x41\xfe\xff") for _ in range(size))
+            limit = max(0, len(data) - 8)
+            cut = decoder.boundary(data, limit)
+            assert cut == reference.last_cut(data, encoding, limit), data.hex()
+            assert decoder.decode(data[:cut]) + decoder.decode(data[cut:]) == decoder.decode(data)

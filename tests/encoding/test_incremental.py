@@ -7,6 +7,7 @@ import random
 import pytest
 
 from scrapy_charset.encoding import ALL_ENCODINGS, Encoding, IncrementalDecoder, decode
+from scrapy_charset.encoding.labels import BY_NAME
 
 # Every test here runs on the compiled CJK decoders and on the pure-Python paths.
 pytestmark = pytest.mark.usefixtures("cjk_backend")
@@ -99,3 +100,35 @@ def test_decoder_is_reusable_after_final() -> None:
     assert decoder.decode(b"\x82") == ""
     assert decoder.decode(b"", final=True) == "\ufffd"
     assert decoder.decode(b"\x82\xa0", final=True) == "\u3042"
+
+
+@pytest.mark.parametrize(
+    "name, unit", [("Shift_JIS", b"\x81"), ("gb18030", b"\x81\x30"), ("EUC-JP", b"\x8f\xa1")]
+)
+def test_long_input_without_any_safe_byte(name: str, unit: bytes) -> None:
+    # No byte that surely ends a character for far more than the decoder holds back: the
+    # boundary is found by running the decoder (compiled, or the reference) instead.
+    data = unit * 50_000 + b"\xa1"
+    decoder = IncrementalDecoder(name)
+    chunks = [data[i : i + 70_001] for i in range(0, len(data), 70_001)]
+    text = "".join(decoder.decode(chunk) for chunk in chunks) + decoder.decode(b"", final=True)
+    assert text == decode(data, name)
+
+
+@pytest.mark.parametrize("name", ["GBK", "gb18030", "Big5", "EUC-JP", "Shift_JIS", "EUC-KR"])
+def test_reference_last_cut_splits_without_changing_the_text(name: str) -> None:
+    # "81 30 41": the error after a gb18030 first and second byte restores the digit; cutting
+    # right after the digit would lose it. A cut needs the initial state and nothing read ahead.
+    from scrapy_charset.encoding import reference
+
+    encoding = BY_NAME[name]
+    rng = random.Random(f"cut-{name}")
+    for _ in range(1500):
+        data = bytes(rng.choice(b"\x81\x30\xa1\x8f\x8e\x41\xfe\xff\x40") for _ in range(20))
+        cut = reference.last_cut(data, encoding, len(data) - 8)
+        assert 0 <= cut <= len(data) - 8
+        assert decode(data[:cut], encoding, bom="keep") + decode(
+            data[cut:], encoding, bom="keep"
+        ) == decode(data, encoding, bom="keep")
+    assert reference.last_cut(b"\x81\x30A" + b"A" * 8, BY_NAME["gb18030"], 3) == 3
+    assert reference.last_cut(b"\x81\x30A" + b"A" * 7, BY_NAME["gb18030"], 2) == 0
