@@ -5,8 +5,8 @@ reversible traces such as ``Ã©`` (for ``é``) or ``â€™`` (for ``’``). A
 when re-encoding it with that single-byte encoding gives a *valid* UTF-8 multi-byte sequence,
 so genuine accented text (French, German, Vietnamese, Turkish, Icelandic...) is left alone.
 
-Every check starts with a cheap test (``str.isascii()``, one precompiled regex search) so the
-common case costs almost nothing.
+Every check starts with a cheap test (``str.isascii()``, then a few byte tests and literal-led
+regex searches on the UTF-8 form) so the common case costs almost nothing.
 """
 
 from __future__ import annotations
@@ -59,18 +59,19 @@ def _bytes_alternation(sequences: set[bytes]) -> bytes:
     return b"(?:" + b"|".join(branches) + b")"
 
 
-def _utf8_prefilters(leads: set[str], cont: set[str]) -> tuple[re.Pattern[bytes], ...]:
+def _utf8_prefilters(leads: set[str], cont: set[str]) -> tuple[tuple[int, re.Pattern[bytes]], ...]:
     """Patterns over the text's UTF-8 form for a lead character followed by a continuation
     character: one per first UTF-8 byte of the leads, so that each pattern starts with a
     literal byte and ``re`` skips to candidates with a fast scan (a pattern starting with a
-    character class is tried at every position: over ten times slower on long text)."""
+    character class is tried at every position: over ten times slower on long text). Each
+    comes with that byte: ``byte in data`` (a ``memchr``) rules the scan out cheaply."""
     by_first: dict[int, set[bytes]] = {}
     for char in leads:
         data = char.encode("utf-8")
         by_first.setdefault(data[0], set()).add(data[1:])
     tail = _bytes_alternation({char.encode("utf-8") for char in cont})
     return tuple(
-        re.compile(b"\\x%02x" % first + _bytes_alternation(rests) + tail)
+        (first, re.compile(b"\\x%02x" % first + _bytes_alternation(rests) + tail))
         for first, rests in sorted(by_first.items())
     )
 
@@ -106,6 +107,12 @@ class _Misreading:
             for c in by_byte[b]
         }
         self.prefilters = _utf8_prefilters(leads, cont)
+        # A prefilter match holds one of the first UTF-8 bytes of the leads and one of those of
+        # the continuation characters.
+        self.first_bytes = (
+            {char.encode("utf-8")[0] for char in leads},
+            {char.encode("utf-8")[0] for char in cont},
+        )
 
 
 _WINDOWS_1252 = _byte_to_char_table("cp1252")
@@ -121,6 +128,15 @@ _MISREADINGS = (
 )
 
 _PREFILTERS = tuple(p for m in _MISREADINGS for p in m.prefilters)
+# Text without any of these bytes has no prefilter match: for windows-1252 they are the first
+# bytes of all continuation characters, for windows-1251 those of all leads (Cyrillic, D0 and
+# D1). may_have_mojibake spells them out (a loop over them costs a third more).
+_GATE_BYTES = frozenset({0xC2, 0xC5, 0xC6, 0xCB, 0xD0, 0xD1, 0xE2})
+if not all(
+    leads <= _GATE_BYTES or cont <= _GATE_BYTES
+    for leads, cont in (m.first_bytes for m in _MISREADINGS)
+):
+    raise AssertionError("may_have_mojibake's byte test misses prefilter matches")
 
 
 def count_replacements(text: str) -> int:
@@ -135,8 +151,22 @@ def may_have_mojibake(text: str) -> bool:
     if text.isascii():
         return False
     data = text.encode("utf-8", "surrogatepass")
-    for prefilter in _PREFILTERS:
-        if prefilter.search(data) is not None:
+    # Genuine text without typography, symbols or Cyrillic has none of the _GATE_BYTES: a few
+    # memchr calls rule every prefilter out. The likeliest come first, so that text with one
+    # stops early: E2 (’ “ – … € ™), C2 (no-break space, « », ©, °), C5 and C6 (Central
+    # European and Vietnamese letters).
+    if not (
+        0xE2 in data
+        or 0xC2 in data
+        or 0xC5 in data
+        or 0xC6 in data
+        or 0xCB in data
+        or 0xD0 in data
+        or 0xD1 in data
+    ):
+        return False
+    for byte, prefilter in _PREFILTERS:
+        if byte in data and prefilter.search(data) is not None:
             return True
     return False
 

@@ -9,8 +9,9 @@ inspect passes through unchanged and is counted in ``charset/item/uninspectable`
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import filterfalse
 from typing import Any
 
 from itemadapter import ItemAdapter, is_item
@@ -31,6 +32,7 @@ _UNKNOWN: Any = object()  # route not looked up yet
 _FIELD_COUNTERS = ("affected", "replacement_chars", "mojibake", "mojibake_chars")
 MAX_SHAPES = 1_000  # distinct key sets remembered for the fast path
 _SCALARS = (bytes, bytearray, memoryview, int, float, complex, type(None))
+_isascii = str.isascii  # unbound: TypeError for anything but text, and no subclass override
 
 
 @dataclass(frozen=True)
@@ -186,10 +188,11 @@ class _Shape:
     windows with clean values in one go gives exactly the windows one at a time would give.
     """
 
-    __slots__ = ("keys", "states", "pending")
+    __slots__ = ("keys", "size", "states", "pending")
 
     def __init__(self, keys: frozenset[str], states: list[FieldState]) -> None:
         self.keys = keys
+        self.size = len(keys)
         self.states = states
         self.pending = 0
 
@@ -219,6 +222,8 @@ class CharsetPipeline:
         self._shapes: dict[frozenset[Any], _Shape | None] = {}
         self._last_shape: _Shape | None = None
         self._pending: list[_Shape] = []  # shapes with clean values not yet handed over
+        self._publish_at = PUBLISH_EVERY  # items_seen at which the stats are written next
+        self._written: dict[str, Any] = {}  # stat -> the value _publish last wrote
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> CharsetPipeline:
@@ -237,16 +242,35 @@ class CharsetPipeline:
         for state in list(self.fields.values()):
             if state.window_seen >= self.rule.min_partial:
                 self._report(state.close_window(self.rule))
-        self._publish()
+        self._publish(everything=True)
 
     def process_item(self, item: Any, spider: Any = None) -> Any:
-        if self.items_seen % PUBLISH_EVERY == 0 and self.items_seen:
+        if self.items_seen == self._publish_at:
+            self._publish_at += PUBLISH_EVERY
             self._publish()
         self.items_seen += 1
-        if type(item) is dict and self._count_if_clean(item):
-            if self.config.normalize is not None:
-                self._normalize_item(item, self.config.normalize)
-            return item
+        # Fast path, inlined (it is most of the pipeline's time): a dict whose values are all
+        # clean text. Its non-ASCII values (the only ones that can be damaged) are joined and
+        # checked at once; a candidate spanning two values only sends the item down the exact
+        # path. Per-field counts are added in bulk (see _Shape).
+        if type(item) is dict:
+            try:
+                joined = "".join(filterfalse(_isascii, item.values()))
+            except TypeError:  # a value that is not text (str.isascii refuses it)
+                joined = "\ufffd"  # as if damaged: the exact path below sorts it out
+            if not joined or ("\ufffd" not in joined and not may_have_mojibake(joined)):
+                shape = self._last_shape
+                if shape is None or len(item) != shape.size or not shape.keys.issuperset(item):
+                    shape = self._shape_of(item)
+                if shape is not None:
+                    shape.pending += 1
+                    if shape.pending == 1:
+                        self._pending.append(shape)
+                    if shape.pending >= self.rule.window:  # a window may be full: judge it
+                        self._flush_clean()
+                    if self.config.normalize is not None:
+                        self._normalize_item(item, self.config.normalize)
+                    return item
         try:
             inspection = self._inspect(item)
         except Exception as exc:  # an odd item goes on untouched, and is counted
@@ -272,30 +296,16 @@ class CharsetPipeline:
         return item
 
     # -- fast path: a dict whose values are all clean text -----------------------------------
-    def _count_if_clean(self, item: dict[Any, Any]) -> bool:
-        try:
-            joined = "".join(item.values())  # TypeError unless every value is text
-        except TypeError:
-            return False
-        # One check over all fields at once; a candidate spanning two fields only sends the
-        # item down the exact path.
-        if "\ufffd" in joined or may_have_mojibake(joined):
-            return False
-        shape = self._last_shape
-        if shape is None or item.keys() != shape.keys:  # set comparison, no allocation
-            keys = frozenset(item)
-            shape = self._shapes.get(keys, _UNKNOWN)
-            if shape is _UNKNOWN:
-                shape = self._shape(keys)
-            if shape is None:
-                return False
+    def _shape_of(self, item: dict[Any, Any]) -> _Shape | None:
+        """The shape of a clean dict item's keys, which becomes the last shape; None when its
+        keys are not all text (the item then goes down the exact path)."""
+        keys = frozenset(item)
+        shape = self._shapes.get(keys, _UNKNOWN)
+        if shape is _UNKNOWN:
+            shape = self._shape(keys)
+        if shape is not None:
             self._last_shape = shape
-        if not shape.pending:
-            self._pending.append(shape)
-        shape.pending += 1
-        if shape.pending >= self.rule.window:  # a window may be full: judge it now
-            self._flush_clean()
-        return True
+        return shape
 
     def _shape(self, keys: frozenset[Any]) -> _Shape | None:
         if not all(type(key) is str for key in keys):
@@ -309,15 +319,13 @@ class CharsetPipeline:
         return shape
 
     def _flush_clean(self) -> None:
-        window = self.rule.window
+        rule, report = self.rule, self._report
         for shape in self._pending:
+            count = shape.pending
             for state in shape.states:
-                count = shape.pending
-                while state.window_seen + count >= window:
-                    count -= window - state.window_seen
-                    state.window_seen = window
-                    self._report(state.close_window(self.rule))
-                state.window_seen += count
+                spike = state.add_clean(count, rule)
+                if spike is not None:
+                    report(spike)
             shape.pending = 0
         self._pending.clear()
 
@@ -431,23 +439,36 @@ class CharsetPipeline:
             f"; e.g. {spike.example_url}" if spike.example_url else "",
         )
 
-    def _publish(self) -> None:
-        """Write the counting stats (kept in the pipeline: Scrapy's stats calls are not free)."""
+    def _publish(self, *, everything: bool = False) -> None:
+        """Write the counting stats (kept in the pipeline: Scrapy's stats calls are not free).
+
+        Only the values that changed since the last write are written again (a clean field's
+        rates stay 0.0), except with ``everything``, as when the spider closes.
+        """
         self._flush_clean()
+        written = self._written
+        if everything:
+            written.clear()
         set_value = self.stats.set_value
-        set_value(PREFIX + "seen", self.items_seen)
+        for key, value in self._counting_stats():
+            if written.get(key, _UNKNOWN) != value:
+                set_value(key, value)
+                written[key] = value
+
+    def _counting_stats(self) -> Iterator[tuple[str, Any]]:
+        yield PREFIX + "seen", self.items_seen
         for name, total in self.totals.items():
             if total:
-                set_value(PREFIX + name, total)
+                yield PREFIX + name, total
         for state in self.fields.values():
             base = f"{PREFIX}field/{state.path}/"
-            set_value(base + "seen", state.seen)
+            yield base + "seen", state.seen
             for name in _FIELD_COUNTERS:
                 value = getattr(state, name)
                 if value:
-                    set_value(base + name, value)
-            set_value(base + "rate", state.rate)
-            set_value(base + "mojibake_rate", state.mojibake_rate)
+                    yield base + name, value
+            yield base + "rate", state.rate
+            yield base + "mojibake_rate", state.mojibake_rate
 
     # -- opt-in actions --------------------------------------------------------------------
     def _normalize_wanted(self, path: str) -> bool:

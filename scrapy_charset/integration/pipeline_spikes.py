@@ -105,6 +105,10 @@ class FieldState:
         self.window_url = None
         if values == 0:
             return None
+        if not damaged:  # a calm window (no reason applies without a damaged value)
+            self.in_spike = False
+            self.baseline.append((0, values))
+            return None
         reason, baseline = _spike_reason(damaged, values, self.baseline, rule)
         if reason is None:
             self.in_spike = False
@@ -115,6 +119,31 @@ class FieldState:
         self.in_spike = True
         self.flagged += 1
         return Spike(self.path, reason, damaged, values, baseline, url)
+
+    def add_clean(self, count: int, rule: SpikeRule) -> Spike | None:
+        """Count ``count`` clean values, closing the windows they fill, exactly as counting them
+        one at a time would; only the current window can hold damage and be a spike."""
+        seen = self.window_seen + count
+        window = rule.window
+        if seen < window:
+            self.window_seen = seen
+            return None
+        spike = None
+        if self.window_damaged:  # the current window fills first: judge it as it is
+            self.window_seen = window
+            spike = self.close_window(rule)
+            seen -= window
+        if seen >= window:  # whole windows without damage: each one calm
+            full, seen = divmod(seen, window)
+            self.closed += full * window
+            self.in_spike = False
+            if full == 1:
+                self.baseline.append((0, window))
+            else:  # windows beyond the baseline's length would drop off again at once
+                keep = self.baseline.maxlen
+                self.baseline.extend([(0, window)] * (full if keep is None else min(full, keep)))
+        self.window_seen = seen
+        return spike
 
 
 def _spike_reason(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scrapy_charset.quality import (
     count_mojibake,
@@ -128,6 +130,53 @@ def test_fast_paths() -> None:
     assert may_have_mojibake("cafÃ©")
     assert count_replacements("abc") == 0
     assert count_replacements("a\ufffdb\ufffd") == 2
+
+
+def _misreading_chars(codecs: tuple[str, ...], lo: int, hi: int) -> set[str]:
+    return {_byte_as_char(byte, codec) for codec in codecs for byte in range(lo, hi + 1)}
+
+
+# For each misreading: the characters UTF-8 lead bytes (C2-F4) and continuation bytes (80-BF)
+# turn into. Mojibake is always a lead character directly followed by a continuation one.
+_MISREAD_AS = [
+    (_misreading_chars(codecs, 0xC2, 0xF4), _misreading_chars(codecs, 0x80, 0xBF))
+    for codecs in (("cp1252", "latin-1"), ("cp1251",))
+]
+
+
+def test_prefilter_is_true_exactly_for_a_lead_followed_by_a_continuation_character() -> None:
+    others = ["a", " ", "\x7f", "Ā", "ế", "İ", "ı", "Ж", "я", "東", "１", "\ufffd", "\ud800", "😀"]
+    chars = sorted(set().union(*(leads | cont for leads, cont in _MISREAD_AS)) | set(others))
+    for first in chars:
+        for second in chars:
+            expected = any(first in leads and second in cont for leads, cont in _MISREAD_AS)
+            for text in (first + second, f"ab{first}{second}", f"東{first}{second}é"):
+                assert may_have_mojibake(text) is expected, text
+
+
+# Fragments of genuine text (Latin-1 letters, Vietnamese, Turkish, Japanese, Cyrillic,
+# typography) and of its mojibake, cut anywhere and glued together in any order.
+_SOURCES = sorted(
+    {*SENTENCES.values(), "’“”„–—…•€™ «»\xa0©®°±µ·¿ŒœŠšŸŽžƒˆ˜№", "\x80\x81\x8d\x9f\ud800"}
+    | {misdecode(text, codec) for text in SENTENCES.values() for codec in ("cp1252", "cp1251")}
+    | {misdecode(text, "latin-1") for text in SENTENCES.values()}
+)
+
+
+@st.composite
+def _fragments(draw: st.DrawFn) -> str:
+    source = draw(st.sampled_from(_SOURCES))
+    start = draw(st.integers(0, len(source)))
+    return source[start : start + draw(st.integers(1, 8))]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.one_of(_fragments(), st.text(max_size=2)), max_size=8).map("".join))
+def test_prefilter_never_misses_mojibake(text: str) -> None:
+    # False from the cheap check must mean the full search finds nothing.
+    if not may_have_mojibake(text):
+        assert find_mojibake(text, prechecked=True) == [], text
+        assert count_mojibake(text) == 0
 
 
 def test_nfkc_folds_fullwidth_digits_and_fullwidth_tilde_but_not_wave_dash() -> None:

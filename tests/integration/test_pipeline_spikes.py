@@ -7,6 +7,8 @@ import random
 from collections.abc import Iterable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scrapy_charset.integration.pipeline_spikes import (
     FieldState,
@@ -134,3 +136,44 @@ def test_baseline_upper_bound() -> None:
     assert baseline_upper_bound(0, 500) == pytest.approx(0.0107, abs=0.0005)
     assert 0.02 < baseline_upper_bound(10, 500) < 0.05
     assert baseline_upper_bound(500, 500) == pytest.approx(1.0)
+
+
+def _snapshot(state: FieldState) -> tuple[object, ...]:
+    return tuple(
+        list(value) if name == "baseline" else value
+        for name in FieldState.__slots__
+        for value in [getattr(state, name)]
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    window=st.integers(1, 12),
+    baseline_windows=st.integers(1, 4),
+    threshold=st.sampled_from([None, 0.25]),
+    # runs of damaged values (as the value-by-value path counts them) and of clean values
+    runs=st.lists(st.tuples(st.booleans(), st.integers(0, 40)), max_size=12),
+)
+def test_clean_values_in_bulk_count_exactly_like_one_at_a_time(
+    window: int, baseline_windows: int, threshold: float | None, runs: list[tuple[bool, int]]
+) -> None:
+    rule = SpikeRule(
+        window=window,
+        threshold=threshold,
+        factor=2.0,
+        min_jump=0.0,
+        baseline=baseline_windows,
+        p_value=0.5,
+    )
+    one, bulk = FieldState("f", rule.baseline), FieldState("f", rule.baseline)
+    one_spikes: list[Spike] = []
+    bulk_spikes: list[Spike] = []
+    for damaged, count in runs:
+        one_spikes += feed(one, rule, [damaged] * count)
+        if damaged:
+            bulk_spikes += feed(bulk, rule, [True] * count)
+        else:
+            spike = bulk.add_clean(count, rule)
+            bulk_spikes += [spike] if spike else []
+        assert _snapshot(bulk) == _snapshot(one)
+    assert bulk_spikes == one_spikes
