@@ -1,6 +1,8 @@
-"""Build hook: compile the optional C decoders (scrapy_charset/encoding/_speedups.c).
+"""Build hook: compile the optional C extensions.
 
-The extension only speeds up decoding; the package is complete without it. If no C compiler
+scrapy_charset/encoding/_speedups.c (the CJK decoders) and scrapy_charset/_text_speedups.c
+(the item pipeline's clean-text check) only speed things up; the package is complete without
+them. If no C compiler
 is available the wheel is built pure-Python with a warning, unless
 SCRAPY_CHARSET_REQUIRE_EXTENSION=1 (CI sets it, so a broken build cannot pass unnoticed).
 SCRAPY_CHARSET_NO_EXTENSION=1 skips the compilation.
@@ -17,16 +19,21 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-MODULE = "scrapy_charset.encoding._speedups"
-SOURCE = "scrapy_charset/encoding/_speedups.c"
+MODULES = {
+    "scrapy_charset.encoding._speedups": "scrapy_charset/encoding/_speedups.c",
+    "scrapy_charset._text_speedups": "scrapy_charset/_text_speedups.c",
+}
 
 
-def _compile(root: Path, build_dir: Path) -> Path:
-    """Build the extension in ``build_dir``, copy it next to its source, return the build."""
+def _compile(root: Path, build_dir: Path) -> list[Path]:
+    """Build the extensions in ``build_dir``, copy them next to their sources, return them."""
     from setuptools import Distribution, Extension
 
-    extension = Extension(MODULE, [SOURCE], extra_compile_args=["-O2"] if os.name != "nt" else [])
-    distribution = Distribution({"name": "scrapy-charset", "ext_modules": [extension]})
+    flags = ["-O2"] if os.name != "nt" else []
+    extensions = [
+        Extension(module, [source], extra_compile_args=flags) for module, source in MODULES.items()
+    ]
+    distribution = Distribution({"name": "scrapy-charset", "ext_modules": extensions})
     distribution.script_args = []
     command = distribution.get_command_obj("build_ext")
     command.build_lib = str(build_dir / "lib")
@@ -38,17 +45,19 @@ def _compile(root: Path, build_dir: Path) -> Path:
         command.run()
     finally:
         os.chdir(here)
-    relative = command.get_ext_filename(MODULE)
-    built = build_dir / "lib" / relative
-    # Also next to the source, for editable installs and tests run from a checkout. Replaced,
-    # not overwritten: a running interpreter may have the old file mapped.
-    in_tree = root / relative
-    partial = in_tree.with_name(in_tree.name + ".partial")
-    try:
-        shutil.copyfile(built, partial)
-        os.replace(partial, in_tree)
-    except OSError:  # a read-only source tree: the wheel still carries the build
-        pass
+    built = []
+    for module in MODULES:
+        relative = command.get_ext_filename(module)
+        built.append(build_dir / "lib" / relative)
+        # Also next to the source, for editable installs and tests run from a checkout.
+        # Replaced, not overwritten: a running interpreter may have the old file mapped.
+        in_tree = root / relative
+        partial = in_tree.with_name(in_tree.name + ".partial")
+        try:
+            shutil.copyfile(built[-1], partial)
+            os.replace(partial, in_tree)
+        except OSError:  # a read-only source tree: the wheel still carries the build
+            pass
     return built
 
 
@@ -65,13 +74,14 @@ class SpeedupsBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         except Exception as exc:  # no compiler, no headers: fall back to pure Python
             if os.environ.get("SCRAPY_CHARSET_REQUIRE_EXTENSION") == "1":
                 raise
-            print(f"scrapy-charset: C decoders not built ({exc}); pure Python", file=sys.stderr)
+            print(f"scrapy-charset: C extensions not built ({exc}); pure Python", file=sys.stderr)
             return
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
-        if version != "editable":  # an editable install imports it from the source tree
-            relative = built.relative_to(build_dir / "lib").as_posix()
-            build_data["force_include"][str(built)] = relative
+        if version != "editable":  # an editable install imports them from the source tree
+            for path in built:
+                relative = path.relative_to(build_dir / "lib").as_posix()
+                build_data["force_include"][str(path)] = relative
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         build_dir = getattr(self, "_build_dir", None)

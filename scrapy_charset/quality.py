@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Literal, NamedTuple
+from collections.abc import Callable
+from itertools import filterfalse
+from typing import Any, Literal, NamedTuple
 
 REPLACEMENT_CHARACTER = "\ufffd"
 
@@ -97,6 +99,7 @@ class _Misreading:
             return {c for b in range(lo, hi + 1) for c in by_byte[b]}
 
         leads, cont = chars(0xC2, 0xF4), chars(0x80, 0xBF)
+        self.lead_chars, self.continuation_chars = "".join(sorted(leads)), "".join(sorted(cont))
         # UTF-8 lead bytes C2-DF (2 bytes), E0-EF (3), F0-F4 (4), each followed by at least
         # one continuation byte; the exact length is checked when decoding.
         self.pattern = re.compile(f"{_char_class(leads)}{_char_class(cont)}+")
@@ -169,6 +172,35 @@ def may_have_mojibake(text: str) -> bool:
         if byte in data and prefilter.search(data) is not None:
             return True
     return False
+
+
+def _dict_values_clean_python(item: dict[Any, Any], keys: tuple[Any, ...] | None = None) -> int:
+    # One check over all non-ASCII values at once: a candidate spanning two values only makes
+    # the answer 0, which is allowed.
+    try:
+        joined = "".join(filterfalse(_isascii, item.values()))
+    except TypeError:  # a value that is not text (the unbound str.isascii refuses it)
+        return 0
+    if joined and ("\ufffd" in joined or may_have_mojibake(joined)):
+        return 0
+    return 2 if keys is not None and tuple(item) == keys else 1
+
+
+_isascii = str.isascii  # unbound: TypeError for anything but text, and no subclass override
+
+# dict_values_clean(item, keys=None): whether every value of a dict is text with no U+FFFD
+# and no mojibake candidate. Non-zero means count_replacements and find_mojibake find nothing
+# in any value (2: and the item's keys are the tuple ``keys``, in order; else 1); 0 only means
+# the values need those exact checks (or one is not text). Compiled (_text_speedups.c) when
+# the package was built with a C compiler.
+dict_values_clean: Callable[..., int]
+try:
+    from . import _text_speedups
+except ImportError:  # built without a C compiler
+    dict_values_clean = _dict_values_clean_python
+else:
+    _text_speedups.configure([(m.lead_chars, m.continuation_chars) for m in _MISREADINGS])
+    dict_values_clean = _text_speedups.dict_values_clean
 
 
 def _repairs(text: str, misreading: _Misreading) -> list[Mojibake]:

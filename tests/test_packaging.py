@@ -99,6 +99,8 @@ def test_sdist_has_what_the_test_suite_and_example_need(sdist_names: list[str]) 
         "hatch_build.py",
         "scrapy_charset/encoding/_speedups.c",
         "scrapy_charset/encoding/_speedups.pyi",
+        "scrapy_charset/_text_speedups.c",
+        "scrapy_charset/_text_speedups.pyi",
     ):
         assert needed in sdist_names, needed
     assert not [name for name in sdist_names if name.endswith((".so", ".pyd"))]
@@ -116,6 +118,9 @@ def test_wheel_carries_the_compiled_decoders_when_built(
     if cjk.compiled is None and os.environ.get("SCRAPY_CHARSET_REQUIRE_EXTENSION") != "1":
         pytest.skip("no C compiler here: the wheel is pure Python")
     assert compiled == [f"scrapy_charset/encoding/{Path(cjk.compiled.__file__).name}"]
+    from scrapy_charset import _text_speedups
+
+    assert f"scrapy_charset/{Path(_text_speedups.__file__).name}" in wheel_names
     assert not wheel.name.endswith("-py3-none-any.whl")  # a platform wheel
 
 

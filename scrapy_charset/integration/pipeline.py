@@ -11,13 +11,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import filterfalse
 from typing import Any
 
 from itemadapter import ItemAdapter, is_item
 from scrapy.exceptions import DropItem, NotConfigured
 
-from ..quality import NormalForm, count_mojibake, may_have_mojibake, normalize
+from ..quality import NormalForm, count_mojibake, dict_values_clean, may_have_mojibake, normalize
 from .pipeline_settings import PipelineConfig
 from .pipeline_spikes import FieldState, Spike, SpikeRule
 
@@ -31,6 +30,7 @@ PUBLISH_EVERY = 1_000  # items between refreshes of the counting stats
 _UNKNOWN: Any = object()  # route not looked up yet
 _FIELD_COUNTERS = ("affected", "replacement_chars", "mojibake", "mojibake_chars")
 MAX_SHAPES = 1_000  # distinct key sets remembered for the fast path
+CLEAN_TALLY_LIMIT = 1 << 20  # clean items tallied at most before they are handed over
 _SCALARS = (bytes, bytearray, memoryview, int, float, complex, type(None))
 _isascii = str.isascii  # unbound: TypeError for anything but text, and no subclass override
 
@@ -186,15 +186,25 @@ class _Shape:
 
     Clean values are only tallied here (``pending``) and handed to the fields in bulk: filling
     windows with clean values in one go gives exactly the windows one at a time would give.
+    Only a window that holds damage can be a spike when it fills, so the tally goes on until
+    such a window is full (``limit``); windows of clean values alone fill and close in bulk.
     """
 
-    __slots__ = ("keys", "size", "states", "pending")
+    __slots__ = ("keys", "order", "states", "pending", "limit")
 
     def __init__(self, keys: frozenset[str], states: list[FieldState]) -> None:
         self.keys = keys
-        self.size = len(keys)
+        self.order: tuple[str, ...] = ()  # the keys in the order of the last such item
         self.states = states
         self.pending = 0
+        self.limit = 0
+
+    def capacity(self, window: int) -> int:
+        """Clean values each field can take before a window holding damage is full."""
+        return min(
+            (window - state.window_seen for state in self.states if state.window_damaged),
+            default=CLEAN_TALLY_LIMIT,
+        )
 
 
 class CharsetPipeline:
@@ -212,7 +222,7 @@ class CharsetPipeline:
             p_value=cfg.spike_p_value,
         )
         self.fields: dict[str, FieldState] = {}
-        self.items_seen = 0
+        self._seen = 0  # items counted, but for the current run
         self.totals = dict.fromkeys(
             ("with_replacement", "replacement_chars", "mojibake", "mojibake_chars"), 0
         )
@@ -223,6 +233,13 @@ class CharsetPipeline:
         self._last_shape: _Shape | None = None
         self._pending: list[_Shape] = []  # shapes with clean values not yet handed over
         self._publish_at = PUBLISH_EVERY  # items_seen at which the stats are written next
+        self._window = self.rule.window  # for the fast path: one attribute lookup less each
+        self._normalize = cfg.normalize
+        # A run: clean dict items in a row with the last shape's keys, in order, only counted
+        # until it ends (see _end_run). It is not armed while values are to be normalized.
+        self._run = 0
+        self._run_keys: tuple[str, ...] | None = None
+        self._run_limit = 1
         self._written: dict[str, Any] = {}  # stat -> the value _publish last wrote
 
     @classmethod
@@ -238,39 +255,83 @@ class CharsetPipeline:
         self._publish()
 
     def close_spider(self, spider: Any = None) -> None:
+        self._end_run()
         self._flush_clean()
         for state in list(self.fields.values()):
             if state.window_seen >= self.rule.min_partial:
                 self._report(state.close_window(self.rule))
         self._publish(everything=True)
 
+    @property
+    def items_seen(self) -> int:
+        return self._seen + self._run
+
     def process_item(self, item: Any, spider: Any = None) -> Any:
-        if self.items_seen == self._publish_at:
+        # The fast path, inlined (it is most of the pipeline's time): a dict with the last
+        # clean item's keys whose values are all clean text (one call, see
+        # quality.dict_values_clean) is only counted.
+        if type(item) is dict and dict_values_clean(item, self._run_keys) == 2:
+            run = self._run = self._run + 1
+            if run >= self._run_limit:
+                self._end_run()
+            return item
+        self._end_run()
+        try:
+            return self._process(item)
+        finally:
+            self._arm_run()
+
+    # -- fast path: dict items whose values are all clean text --------------------------------
+    def _end_run(self) -> None:
+        """Hand the run's clean values to its shape, as one item at a time would have."""
+        run = self._run
+        if run:
+            self._run = 0
+            self._seen += run
+            shape = self._last_shape
+            assert shape is not None  # a run is only armed for the last shape
+            self._tally(shape, run)
+        self._arm_run()
+
+    def _tally(self, shape: _Shape, count: int) -> None:
+        """Count ``count`` clean items of ``shape``; judge the windows that are full."""
+        if not shape.pending:
+            if self._pending:  # another shape's tally: hand it over first, in order
+                self._flush_clean()
+            self._pending.append(shape)
+            shape.limit = shape.capacity(self._window)
+        shape.pending += count
+        if shape.pending >= shape.limit:  # a window holding damage is full: judge it
+            self._flush_clean()
+
+    def _arm_run(self) -> None:
+        """Write the stats if due; let the next run go on until a window holding damage fills
+        or the next stats write is due, so that both happen on the same item as without runs."""
+        if self._seen >= self._publish_at:
             self._publish_at += PUBLISH_EVERY
             self._publish()
-        self.items_seen += 1
-        # Fast path, inlined (it is most of the pipeline's time): a dict whose values are all
-        # clean text. Its non-ASCII values (the only ones that can be damaged) are joined and
-        # checked at once; a candidate spanning two values only sends the item down the exact
-        # path. Per-field counts are added in bulk (see _Shape).
+        shape = self._last_shape
+        if shape is None or self._normalize is not None:
+            self._run_keys = None
+            return
+        if self._pending and self._pending[0] is not shape:
+            self._flush_clean()  # a run only tallies the last shape
+        room = shape.limit - shape.pending if shape.pending else shape.capacity(self._window)
+        self._run_keys = shape.order
+        self._run_limit = max(1, min(room, self._publish_at - self._seen))
+
+    def _process(self, item: Any) -> Any:
+        self._seen += 1
         if type(item) is dict:
-            try:
-                joined = "".join(filterfalse(_isascii, item.values()))
-            except TypeError:  # a value that is not text (str.isascii refuses it)
-                joined = "\ufffd"  # as if damaged: the exact path below sorts it out
-            if not joined or ("\ufffd" not in joined and not may_have_mojibake(joined)):
-                shape = self._last_shape
-                if shape is None or len(item) != shape.size or not shape.keys.issuperset(item):
-                    shape = self._shape_of(item)
-                if shape is not None:
-                    shape.pending += 1
-                    if shape.pending == 1:
-                        self._pending.append(shape)
-                    if shape.pending >= self.rule.window:  # a window may be full: judge it
-                        self._flush_clean()
-                    if self.config.normalize is not None:
-                        self._normalize_item(item, self.config.normalize)
-                    return item
+            shape = self._last_shape
+            verdict = dict_values_clean(item, shape.order if shape is not None else None)
+            if verdict == 1:  # clean, with other keys than the last clean item
+                shape = self._shape_of(item)
+            if verdict and shape is not None:
+                self._tally(shape, 1)  # per-field counts are added in bulk (see _Shape)
+                if self._normalize is not None:
+                    self._normalize_item(item, self._normalize)
+                return item
         try:
             inspection = self._inspect(item)
         except Exception as exc:  # an odd item goes on untouched, and is counted
@@ -295,7 +356,6 @@ class CharsetPipeline:
             )
         return item
 
-    # -- fast path: a dict whose values are all clean text -----------------------------------
     def _shape_of(self, item: dict[Any, Any]) -> _Shape | None:
         """The shape of a clean dict item's keys, which becomes the last shape; None when its
         keys are not all text (the item then goes down the exact path)."""
@@ -304,6 +364,7 @@ class CharsetPipeline:
         if shape is _UNKNOWN:
             shape = self._shape(keys)
         if shape is not None:
+            shape.order = tuple(item)
             self._last_shape = shape
         return shape
 

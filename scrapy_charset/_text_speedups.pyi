@@ -1,0 +1,6 @@
+# The item pipeline's clean-text check, compiled (_text_speedups.c).
+from collections.abc import Sequence
+from typing import Any
+
+def configure(misreadings: Sequence[tuple[str, str]]) -> None: ...
+def dict_values_clean(item: dict[Any, Any], keys: tuple[Any, ...] | None = None, /) -> int: ...

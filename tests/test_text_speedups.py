@@ -1,0 +1,80 @@
+"""The compiled clean-text check (``_text_speedups.c``) against the pure-Python definitions."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scrapy_charset import quality
+from scrapy_charset.quality import _dict_values_clean_python, find_mojibake, may_have_mojibake
+
+try:
+    from scrapy_charset import _text_speedups
+except ImportError:  # built without a C compiler
+    _text_speedups = None  # type: ignore[assignment]
+
+needs_compiled = pytest.mark.skipif(_text_speedups is None, reason="built without C extensions")
+
+# Mojibake pieces, genuine text in several scripts, typography, U+FFFD, astral characters.
+_PIECES = [
+    "Ã©", "â€™", "Ã¼", "Â ", "Ð¿", "РџСЂ", "Ñ‚", "é", "ü", "ß", "Ä", "ô", "ế", "ữ", "İ", "ş",
+    "東京", "～", "〜", "Привет", "ё", "’", "“", "–", "…", "€", "©", "«", "\u00a0", "\ufffd",
+    "\U0001f600", "a", " ", "1", "\u0301", "\x85", "\x9d",
+]  # fmt: skip
+_texts = st.lists(st.sampled_from(_PIECES), max_size=12).map("".join) | st.text(max_size=20)
+
+
+def test_built_where_required() -> None:
+    if os.environ.get("SCRAPY_CHARSET_REQUIRE_EXTENSION") != "1":
+        pytest.skip("the C extensions are optional outside CI")
+    assert _text_speedups is not None
+    assert quality.dict_values_clean is _text_speedups.dict_values_clean
+
+
+@needs_compiled
+@settings(max_examples=400, deadline=None)
+@given(_texts)
+def test_one_value_agrees_with_the_python_prefilter(text: str) -> None:
+    expected = "\ufffd" not in text and not may_have_mojibake(text)
+    assert bool(quality.dict_values_clean({"f": text})) == expected
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=3), _texts | st.integers() | st.none(), max_size=6))
+def test_clean_means_the_exact_checks_find_nothing(item: dict[object, object]) -> None:
+    verdict = quality.dict_values_clean(item)
+    python_verdict = _dict_values_clean_python(item)
+    if verdict:
+        for value in item.values():
+            assert isinstance(value, str)
+            assert "\ufffd" not in value and not find_mojibake(value)
+    # The compiled check looks at each value alone; the Python one at all of them joined, so
+    # it may send more items to the exact path, never fewer.
+    assert bool(python_verdict) <= bool(verdict)
+
+
+@pytest.mark.parametrize(
+    "check", [quality.dict_values_clean, _dict_values_clean_python], ids=["default", "python"]
+)
+def test_keys_in_order_give_2(check) -> None:  # type: ignore[no-untyped-def]
+    item = {"title": "Crème brûlée", "url": "https://x.example/"}
+    assert check(item, ("title", "url")) == 2
+    assert check(item, ("url", "title")) == 1
+    assert check(item, ("title",)) == 1
+    assert check(item) == 1
+    assert check({**item, "price": 3}, ("title", "url", "price")) == 0
+    assert check({"t": "Ã©t\u00e9"}) == 0
+    assert check({}, ()) == 2
+
+
+@needs_compiled
+def test_compiled_argument_errors() -> None:
+    assert _text_speedups is not None
+    with pytest.raises(TypeError):
+        _text_speedups.dict_values_clean(["not", "a", "dict"])  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        _text_speedups.dict_values_clean()  # type: ignore[call-arg]
