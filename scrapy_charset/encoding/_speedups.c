@@ -110,8 +110,56 @@ index_code_point(const Index *index, long pointer)
     return PyUnicode_READ(index->kind, index->data, pointer);
 }
 
+/* The end of a unit whose last byte, the trail, gave ``cp`` (0: none): the code point, or an
+ * error and, when the trail byte is ASCII, the trail restored (read again on its own). Returns
+ * how many bytes the unit used; ``before_trail`` is the number before the trail. */
+static ALWAYS_INLINE Py_ssize_t
+end_unit(Output *out, Py_UCS4 cp, unsigned int trail, Py_ssize_t before_trail, const int mode)
+{
+    if (cp != 0) {
+        emit(out, cp, mode);
+        return before_trail + 1;
+    }
+    emit(out, REPLACEMENT, mode);
+    return IS_ASCII(trail) ? before_trail : before_trail + 1;
+}
+
+static ALWAYS_INLINE int
+is_double_byte_lead(unsigned int b, const int encoding)
+{
+    if (encoding == SHIFT_JIS) {
+        return (0x81 <= b && b <= 0x9F) || (0xE0 <= b && b <= 0xFC);
+    }
+    return 0x81 <= b && b <= 0xFE; /* EUC-KR, Big5 */
+}
+
+/* The index pointer for a lead and trail byte, -1 if the trail is out of range. */
+static ALWAYS_INLINE long
+double_byte_pointer(unsigned int lead, unsigned int trail, const int encoding)
+{
+    if (encoding == SHIFT_JIS) {
+        if (!((0x40 <= trail && trail <= 0x7E) || (0x80 <= trail && trail <= 0xFC))) {
+            return -1;
+        }
+        unsigned int offset = trail < 0x7F ? 0x40 : 0x41;
+        unsigned int lead_offset = lead < 0xA0 ? 0x81 : 0xC1;
+        return (long)(lead - lead_offset) * 188 + trail - offset;
+    }
+    if (encoding == EUC_KR) {
+        return (0x41 <= trail && trail <= 0xFE) ? (long)(lead - 0x81) * 190 + (trail - 0x41) : -1;
+    }
+    /* Big5 */
+    if (!((0x40 <= trail && trail <= 0x7E) || (0xA1 <= trail && trail <= 0xFE))) {
+        return -1;
+    }
+    unsigned int offset = trail < 0x7F ? 0x40 : 0x62;
+    return (long)(lead - 0x81) * 157 + (trail - offset);
+}
+
+/* Shift_JIS, EUC-KR and Big5: single bytes, or a lead byte and a trail byte. */
 static ALWAYS_INLINE void
-decode_shift_jis(const unsigned char *s, Py_ssize_t n, const Index *jis0208, Output *out, const int mode)
+decode_double_byte(const unsigned char *s, Py_ssize_t n, const Index *index, Output *out,
+                   const int mode, const int encoding)
 {
     Py_ssize_t i = 0;
     while (i < n) {
@@ -119,136 +167,37 @@ decode_shift_jis(const unsigned char *s, Py_ssize_t n, const Index *jis0208, Out
             return;
         }
         unsigned int b = AT(0);
-        if (b <= 0x80) {
+        if (IS_ASCII(b) || (encoding == SHIFT_JIS && b == 0x80)) {
             emit(out, b, mode);
             i++;
+            continue;
         }
-        else if (0xA1 <= b && b <= 0xDF) {
+        if (encoding == SHIFT_JIS && 0xA1 <= b && b <= 0xDF) { /* half-width katakana */
             emit(out, 0xFF61 - 0xA1 + b, mode);
             i++;
+            continue;
         }
-        else if ((0x81 <= b && b <= 0x9F) || (0xE0 <= b && b <= 0xFC)) {
-            if (i + 1 >= n) { /* end-of-queue after a lead byte */
-                emit(out, REPLACEMENT, mode);
-                i++;
-                continue;
-            }
-            unsigned int t = AT(1);
-            long pointer = -1;
-            if ((0x40 <= t && t <= 0x7E) || (0x80 <= t && t <= 0xFC)) {
-                unsigned int offset = t < 0x7F ? 0x40 : 0x41;
-                unsigned int lead_offset = b < 0xA0 ? 0x81 : 0xC1;
-                pointer = (long)(b - lead_offset) * 188 + t - offset;
-            }
-            if (8836 <= pointer && pointer <= 10715) { /* EUDC: Private Use Area */
-                emit(out, (Py_UCS4)(0xE000 - 8836 + pointer), mode);
-                i += 2;
-                continue;
-            }
-            Py_UCS4 cp = index_code_point(jis0208, pointer);
-            if (cp != 0) {
-                emit(out, cp, mode);
-                i += 2;
-            }
-            else {
-                emit(out, REPLACEMENT, mode);
-                i += IS_ASCII(t) ? 1 : 2; /* an ASCII byte is restored */
-            }
-        }
-        else {
+        if (!is_double_byte_lead(b, encoding) || i + 1 >= n) { /* no lead, or end-of-queue */
             emit(out, REPLACEMENT, mode);
             i++;
+            continue;
         }
-    }
-}
-
-static ALWAYS_INLINE void
-decode_euc_kr(const unsigned char *s, Py_ssize_t n, const Index *euc_kr, Output *out, const int mode)
-{
-    Py_ssize_t i = 0;
-    while (i < n) {
-        if (SCAN_STOPS_AT(out, i, mode)) {
-            return;
+        unsigned int t = AT(1);
+        long pointer = double_byte_pointer(b, t, encoding);
+        if (encoding == SHIFT_JIS && 8836 <= pointer && pointer <= 10715) {
+            emit(out, (Py_UCS4)(0xE000 - 8836 + pointer), mode); /* EUDC: Private Use Area */
+            i += 2;
+            continue;
         }
-        unsigned int b = AT(0);
-        if (IS_ASCII(b)) {
-            emit(out, b, mode);
-            i++;
-        }
-        else if (0x81 <= b && b <= 0xFE) {
-            if (i + 1 >= n) {
-                emit(out, REPLACEMENT, mode);
-                i++;
-                continue;
-            }
-            unsigned int t = AT(1);
-            long pointer = -1;
-            if (0x41 <= t && t <= 0xFE) {
-                pointer = (long)(b - 0x81) * 190 + (t - 0x41);
-            }
-            Py_UCS4 cp = index_code_point(euc_kr, pointer);
-            if (cp != 0) {
-                emit(out, cp, mode);
-                i += 2;
-            }
-            else {
-                emit(out, REPLACEMENT, mode);
-                i += IS_ASCII(t) ? 1 : 2;
-            }
-        }
-        else {
-            emit(out, REPLACEMENT, mode);
-            i++;
-        }
-    }
-}
-
-static ALWAYS_INLINE void
-decode_big5(const unsigned char *s, Py_ssize_t n, const Index *big5, Output *out, const int mode)
-{
-    Py_ssize_t i = 0;
-    while (i < n) {
-        if (SCAN_STOPS_AT(out, i, mode)) {
-            return;
-        }
-        unsigned int b = AT(0);
-        if (IS_ASCII(b)) {
-            emit(out, b, mode);
-            i++;
-        }
-        else if (0x81 <= b && b <= 0xFE) {
-            if (i + 1 >= n) {
-                emit(out, REPLACEMENT, mode);
-                i++;
-                continue;
-            }
-            unsigned int t = AT(1);
-            long pointer = -1;
-            if ((0x40 <= t && t <= 0x7E) || (0xA1 <= t && t <= 0xFE)) {
-                unsigned int offset = t < 0x7F ? 0x40 : 0x62;
-                pointer = (long)(b - 0x81) * 157 + (t - offset);
-            }
+        if (encoding == BIG5 &&
+            (pointer == 1133 || pointer == 1135 || pointer == 1164 || pointer == 1166)) {
             /* The four pointers that decode to two code points. */
-            if (pointer == 1133 || pointer == 1135 || pointer == 1164 || pointer == 1166) {
-                emit(out, pointer < 1150 ? 0x00CA : 0x00EA, mode);
-                emit(out, (pointer == 1133 || pointer == 1164) ? 0x0304 : 0x030C, mode);
-                i += 2;
-                continue;
-            }
-            Py_UCS4 cp = index_code_point(big5, pointer);
-            if (cp != 0) {
-                emit(out, cp, mode);
-                i += 2;
-            }
-            else {
-                emit(out, REPLACEMENT, mode);
-                i += IS_ASCII(t) ? 1 : 2;
-            }
+            emit(out, pointer < 1150 ? 0x00CA : 0x00EA, mode);
+            emit(out, (pointer == 1133 || pointer == 1164) ? 0x0304 : 0x030C, mode);
+            i += 2;
+            continue;
         }
-        else {
-            emit(out, REPLACEMENT, mode);
-            i++;
-        }
+        i += end_unit(out, index_code_point(index, pointer), t, 1, mode);
     }
 }
 
@@ -301,14 +250,7 @@ decode_euc_jp(const unsigned char *s, Py_ssize_t n, const Index *jis0208, const 
         if (0xA1 <= lead && lead <= 0xFE && 0xA1 <= t && t <= 0xFE) {
             cp = index_code_point(index, (long)(lead - 0xA1) * 94 + t - 0xA1);
         }
-        if (cp != 0) {
-            emit(out, cp, mode);
-            i += used + 1;
-        }
-        else {
-            emit(out, REPLACEMENT, mode);
-            i += IS_ASCII(t) ? used : used + 1;
-        }
+        i += end_unit(out, cp, t, used, mode);
     }
 }
 
@@ -407,15 +349,7 @@ decode_gb18030(const unsigned char *s, Py_ssize_t n, const Index *gb18030,
             unsigned int offset = second < 0x7F ? 0x40 : 0x41;
             pointer = (long)(first - 0x81) * 190 + (second - offset);
         }
-        Py_UCS4 cp = index_code_point(gb18030, pointer);
-        if (cp != 0) {
-            emit(out, cp, mode);
-            i += 2;
-        }
-        else {
-            emit(out, REPLACEMENT, mode);
-            i += IS_ASCII(second) ? 1 : 2;
-        }
+        i += end_unit(out, index_code_point(gb18030, pointer), second, 1, mode);
     }
 }
 
@@ -532,13 +466,13 @@ decode_iso_2022_jp(const unsigned char *s, Py_ssize_t n, const Index *jis0208, O
 #define DISPATCH(MODE)                                                                      \
     switch (encoding) {                                                                     \
     case SHIFT_JIS:                                                                         \
-        decode_shift_jis(s, n, a, out, MODE);                                               \
+        decode_double_byte(s, n, a, out, MODE, SHIFT_JIS);                                  \
         return 0;                                                                           \
     case EUC_KR:                                                                            \
-        decode_euc_kr(s, n, a, out, MODE);                                                  \
+        decode_double_byte(s, n, a, out, MODE, EUC_KR);                                     \
         return 0;                                                                           \
     case BIG5:                                                                              \
-        decode_big5(s, n, a, out, MODE);                                                    \
+        decode_double_byte(s, n, a, out, MODE, BIG5);                                       \
         return 0;                                                                           \
     case EUC_JP:                                                                            \
         decode_euc_jp(s, n, a, b, out, MODE);                                               \

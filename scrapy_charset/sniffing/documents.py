@@ -7,43 +7,12 @@ allows: XML its own declaration (XML 1.0 Appendix F), plain text no declaration 
 
 from __future__ import annotations
 
-from ..encoding import UTF_8, WINDOWS_1252, Encoding, bom_sniff
-from .content_type import charset_from_content_type
-from .decision import Decision, Declaration, Source
+from ..encoding import UTF_8, WINDOWS_1252, Encoding
+from .decision import Decision, Source
 from .detect import DEFAULT_DETECTOR, Detector
 from .prescan import PRESCAN_LIMIT, get_xml_encoding, utf16_xml_declaration
-from .sniff import _as_bytes, _lost, _resolve_forced, _run_detector
+from .sniff import _as_bytes, _run_detector, certain_rules
 from .tld import tld_default, tld_of
-
-
-def _certain_rules(
-    data: bytes, content_type: object, forced: Encoding | str | None
-) -> Decision | list[Declaration]:
-    """Forced, BOM, then header charset: the decision (with the declarations it overrode), or
-    the declarations that named no encoding, for the document's own rules to go on from."""
-    losers: list[Declaration] = []
-    header = charset_from_content_type(content_type)
-    header_declaration = Declaration(Source.HEADER, *header) if header is not None else None
-
-    def certain(encoding: Encoding, source: Source, label: str | None) -> Decision:
-        others = list(losers)
-        if header_declaration is not None and source is not Source.HEADER:
-            others.append(header_declaration)
-        return Decision(encoding, source, label, _lost(others, encoding), confident=True)
-
-    if forced is not None:
-        label, encoding = _resolve_forced(forced)
-        if encoding is not None:
-            return certain(encoding, Source.FORCED, label)
-        losers.append(Declaration(Source.FORCED, label, None))
-    bom = bom_sniff(data)
-    if bom is not None:
-        return certain(bom, Source.BOM, None)
-    if header_declaration is not None:
-        if header_declaration.encoding is not None:
-            return certain(header_declaration.encoding, Source.HEADER, header_declaration.label)
-        losers.append(header_declaration)
-    return losers
 
 
 def sniff_xml(
@@ -52,7 +21,7 @@ def sniff_xml(
     """The encoding a browser uses for an XML document: the certain rules, then a BOM-less
     UTF-16 ``<?xml``, the declared ``encoding``, else UTF-8 (no ``<meta>``, no guessing)."""
     data = _as_bytes(body)
-    certain = _certain_rules(data, content_type, forced)
+    certain = certain_rules(data, content_type, forced)
     if isinstance(certain, Decision):
         return certain
     overridden = tuple(certain)
@@ -78,7 +47,7 @@ def sniff_text(
     """The encoding Chromium uses for plain text: the certain rules, then valid UTF-8,
     detection, the locale default (from the URL's TLD), else windows-1252."""
     data = _as_bytes(body)
-    certain = _certain_rules(data, content_type, forced)
+    certain = certain_rules(data, content_type, forced)
     if isinstance(certain, Decision):
         return certain
     overridden = tuple(certain)

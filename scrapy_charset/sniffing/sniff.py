@@ -14,6 +14,7 @@ and, as ``Source.DETECTION``, BOM-less UTF-16 and ISO-2022-JP (Chromium: windows
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..encoding import (
     UTF_8,
@@ -92,6 +93,46 @@ def _lost(declarations: list[Declaration], winner: Encoding) -> tuple[Declaratio
     return tuple(d for d in declarations if d.encoding is None or d.encoding != winner)
 
 
+def certain_rules(
+    data: bytes,
+    content_type: object,
+    forced: Encoding | str | None,
+    in_document: Callable[[Encoding, Source], list[Declaration]] | None = None,
+) -> Decision | list[Declaration]:
+    """The rules every browser applies first, for any document: a forced encoding, the BOM,
+    then the ``Content-Type`` charset.
+
+    Returns the decision, listing what it overrode (``in_document`` adds the document's own
+    declarations for the winner), or, when none applies, the declarations that named no
+    encoding, for the document type's own rules to go on from.
+    """
+    losers: list[Declaration] = []
+    header = charset_from_content_type(content_type)
+    header_declaration = Declaration(Source.HEADER, *header) if header is not None else None
+
+    def certain(encoding: Encoding, source: Source, label: str | None) -> Decision:
+        others = list(losers)
+        if header_declaration is not None and source is not Source.HEADER:
+            others.append(header_declaration)
+        if in_document is not None:
+            others.extend(in_document(encoding, source))
+        return Decision(encoding, source, label, _lost(others, encoding), confident=True)
+
+    if forced is not None:
+        label, encoding = _resolve_forced(forced)
+        if encoding is not None:
+            return certain(encoding, Source.FORCED, label)
+        losers.append(Declaration(Source.FORCED, label, None))
+    bom = bom_sniff(data)
+    if bom is not None:
+        return certain(bom, Source.BOM, None)
+    if header_declaration is not None:
+        if header_declaration.encoding is not None:
+            return certain(header_declaration.encoding, Source.HEADER, header_declaration.label)
+        losers.append(header_declaration)
+    return losers
+
+
 def sniff(
     body: bytes,
     content_type: object = None,
@@ -111,38 +152,18 @@ def sniff(
     """
     data = _as_bytes(body)
     head = data[:PRESCAN_LIMIT]
-    losers: list[Declaration] = []
 
-    header = charset_from_content_type(content_type)
-    header_declaration = (
-        Declaration(Source.HEADER, header[0], header[1]) if header is not None else None
-    )
-
-    def certain(encoding: Encoding, source: Source, label: str | None) -> Decision:
+    def in_document(encoding: Encoding, source: Source) -> list[Declaration]:
         # The later rules did not run; report what they would have said when it differs.
-        others = list(losers)
-        if header_declaration is not None and source is not Source.HEADER:
-            others.append(header_declaration)
-        if encoding not in (UTF_16LE, UTF_16BE) or source is not Source.BOM:
-            # Only the first 1,024 bytes: a certain decision never waits for a late <meta>.
-            others.extend(_document_declarations(head))
-        return Decision(encoding, source, label, _lost(others, encoding), confident=True)
+        if encoding in (UTF_16LE, UTF_16BE) and source is Source.BOM:
+            return []
+        # Only the first 1,024 bytes: a certain decision never waits for a late <meta>.
+        return _document_declarations(head)
 
-    if forced is not None:
-        label, encoding = _resolve_forced(forced)
-        if encoding is not None:
-            return certain(encoding, Source.FORCED, label)
-        losers.append(Declaration(Source.FORCED, label, None))
-
-    bom = bom_sniff(data)
-    if bom is not None:
-        return certain(bom, Source.BOM, None)
-
-    if header_declaration is not None:
-        if header_declaration.encoding is not None:
-            return certain(header_declaration.encoding, Source.HEADER, header_declaration.label)
-        losers.append(header_declaration)
-
+    certain = certain_rules(data, content_type, forced, in_document)
+    if isinstance(certain, Decision):
+        return certain
+    losers = certain
     return _tentative(data, losers, url=url, detector=detector, tld_hint=tld_hint)
 
 

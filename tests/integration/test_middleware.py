@@ -99,13 +99,13 @@ def test_legacy_pages_match_chromium(encoding: str) -> None:
 
 def test_text_is_decoded_once_per_response(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[bytes] = []
-    real = response_module.decode_html
+    real = response_module._decode
 
     def counting(body: bytes, *args: Any, **kwargs: Any) -> Any:
         calls.append(body)
         return real(body, *args, **kwargs)
 
-    monkeypatch.setattr(response_module, "decode_html", counting)
+    monkeypatch.setattr(response_module, "_decode", counting)
     mw, _ = middleware()
     body, _ = japanese_page()
     request, response = response_for("http://example.com/", body)
