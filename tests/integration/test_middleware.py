@@ -469,7 +469,8 @@ def test_no_deprecation_warning_from_the_middleware_manager() -> None:
 def test_follow_writes_characters_the_page_encoding_lacks_as_a_browser_does() -> None:
     # A windows-1252 page linking to a query with a CJK character (a character reference in
     # the href): stock Scrapy raises UnicodeEncodeError; a browser sends "&#20013;"
-    # percent-encoded in the query, and UTF-8 in the path and fragment (URL Standard).
+    # percent-encoded in the query, and UTF-8 in the path and fragment (URL Standard). The
+    # expected URLs are what Chromium 156 gives as these links' href.
     mw, _ = middleware()
     body = b"<meta charset=windows-1252><a href='/p&#x4E2D;?q=\xe9&#x4E2D;&x=1#&#x4E2D;'>x</a>"
     request, response = response_for("http://x.com/", body)
@@ -483,3 +484,8 @@ def test_follow_writes_characters_the_page_encoding_lacks_as_a_browser_does() ->
     assert result.follow("/s?q=\xe9").url == "http://x.com/s?q=%E9"
     with pytest.raises(UnicodeEncodeError):
         HtmlResponse("http://x.com/", body=body).follow("/s?q=\u4e2d")  # stock Scrapy
+    # Shift_JIS has the CJK character but not "é".
+    sjis = "<meta charset=shift_jis><a href='/p?q=&#xe9;&#x4E2D;'>x</a>".encode("cp932")
+    request, response = response_for("http://x.com/", sjis)
+    result = mw.process_response(request, response)
+    assert result.follow(result.css("a")[0]).url == "http://x.com/p?q=%26%23233%3B%92%86"
