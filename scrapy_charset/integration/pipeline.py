@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from itemadapter import ItemAdapter, is_item
+from scrapy import Item
 from scrapy.exceptions import DropItem, NotConfigured
 
 from ..quality import NormalForm, count_mojibake, dict_values_clean, may_have_mojibake, normalize
@@ -181,6 +182,15 @@ def _set_field(item: Any, name: Any, value: Any) -> None:
         ItemAdapter(item)[name] = value
 
 
+def _item_values(item: Any) -> dict[str, Any] | None:
+    """A ``scrapy.Item``'s field values (the dict behind it), for the fast path; else None."""
+    if isinstance(item, Item):
+        values = getattr(item, "_values", None)
+        if type(values) is dict:
+            return values
+    return None
+
+
 class _Shape:
     """The text fields of dict items with one set of keys, for the clean-item fast path.
 
@@ -267,10 +277,11 @@ class CharsetPipeline:
         return self._seen + self._run
 
     def process_item(self, item: Any, spider: Any = None) -> Any:
-        # The fast path, inlined (it is most of the pipeline's time): a dict with the last
-        # clean item's keys whose values are all clean text (one call, see
+        # The fast path, inlined (it is most of the pipeline's time): a dict or scrapy.Item
+        # with the last clean item's keys whose values are all clean text (one call, see
         # quality.dict_values_clean) is only counted.
-        if type(item) is dict and dict_values_clean(item, self._run_keys) == 2:
+        values = item if type(item) is dict else _item_values(item)
+        if values is not None and dict_values_clean(values, self._run_keys) == 2:
             run = self._run = self._run + 1
             if run >= self._run_limit:
                 self._end_run()
@@ -281,7 +292,7 @@ class CharsetPipeline:
         finally:
             self._arm_run()
 
-    # -- fast path: dict items whose values are all clean text --------------------------------
+    # -- fast path: dict and scrapy.Item items whose values are all clean text ---------------
     def _end_run(self) -> None:
         """Hand the run's clean values to its shape, as one item at a time would have."""
         run = self._run
@@ -322,11 +333,12 @@ class CharsetPipeline:
 
     def _process(self, item: Any) -> Any:
         self._seen += 1
-        if type(item) is dict:
+        values = item if type(item) is dict else _item_values(item)
+        if values is not None:
             shape = self._last_shape
-            verdict = dict_values_clean(item, shape.order if shape is not None else None)
+            verdict = dict_values_clean(values, shape.order if shape is not None else None)
             if verdict == 1:  # clean, with other keys than the last clean item
-                shape = self._shape_of(item)
+                shape = self._shape_of(values)
             if verdict and shape is not None:
                 self._tally(shape, 1)  # per-field counts are added in bulk (see _Shape)
                 if self._normalize is not None:

@@ -458,9 +458,14 @@ class StreamItem(scrapy.Item):
     note = scrapy.Field()
 
 
+class SlowDict(dict):  # type: ignore[type-arg]
+    """A dict subclass: inspected value by value, never on the fast path."""
+
+
 def test_clean_dict_fast_path_counts_exactly_like_the_value_by_value_path() -> None:
-    # The same stream as dicts (clean ones take the batched fast path) and as scrapy.Items
-    # (always inspected value by value): every stat and every spike must be the same.
+    # The same stream as dicts and as scrapy.Items (clean ones take the batched fast path) and
+    # as a dict subclass (always inspected value by value): every stat and every spike must be
+    # the same.
     rng = random.Random(3)
     stream = []
     for i in range(3000):
@@ -474,18 +479,26 @@ def test_clean_dict_fast_path_counts_exactly_like_the_value_by_value_path() -> N
             }
         )
     fast, fast_stats = make_pipeline(CHARSET_ITEM_SPIKE_WINDOW=40)
+    fast_item, fast_item_stats = make_pipeline(CHARSET_ITEM_SPIKE_WINDOW=40)
     slow, slow_stats = make_pipeline(CHARSET_ITEM_SPIKE_WINDOW=40)
     for i, fields in enumerate(stream, 1):
         fast.process_item(dict(fields))
-        slow.process_item(StreamItem(**fields))
+        fast_item.process_item(StreamItem(**fields))
+        slow.process_item(SlowDict(fields))
         # After every item: the stats written so far (every 1,000 items, and each spike when
         # its window fills) agree too.
         assert charset_stats(fast_stats) == charset_stats(slow_stats), i
-        assert fast.items_seen == slow.items_seen == i
+        assert charset_stats(fast_item_stats) == charset_stats(slow_stats), i
+        assert fast.items_seen == fast_item.items_seen == slow.items_seen == i
     assert fast_stats.get_value("charset/item/seen") == 3000
     fast.close_spider()
+    fast_item.close_spider()
     slow.close_spider()
     assert charset_stats(fast_stats) == charset_stats(slow_stats)
+    assert charset_stats(fast_item_stats) == charset_stats(slow_stats)
+    # The fast paths were taken: most items never reached the value-by-value inspection.
+    assert fast._last_shape is not None and fast_item._last_shape is not None
+    assert slow._last_shape is None
     assert fast_stats.get_value("charset/item/field/body/flagged") == 1
     assert fast_stats.get_value("charset/item/field/title/flagged") is None
 
@@ -515,16 +528,21 @@ def test_fast_path_counts_like_the_value_by_value_path_for_any_stream(
     # "©" in two fields around an ASCII one make a candidate only the exact path can reject.
     config = PipelineConfig(spike_window=window, spike_min_jump=0.0, spike_p_value=0.5)
     fast_stats = MemoryStatsCollector(_SHARED_CRAWLER)
+    item_stats = MemoryStatsCollector(_SHARED_CRAWLER)
     slow_stats = MemoryStatsCollector(_SHARED_CRAWLER)
     fast, slow = CharsetPipeline(fast_stats, config), CharsetPipeline(slow_stats, config)
+    fast_item = CharsetPipeline(item_stats, config)
     for i, fields in enumerate(stream, 1):
         fast.process_item(dict(fields))
-        slow.process_item(StreamItem(**fields))
+        fast_item.process_item(StreamItem(**fields))
+        slow.process_item(SlowDict(fields))
         assert charset_stats(fast_stats) == charset_stats(slow_stats)
-        assert fast.items_seen == slow.items_seen == i
-    fast.close_spider()
-    slow.close_spider()
+        assert charset_stats(item_stats) == charset_stats(slow_stats)
+        assert fast.items_seen == fast_item.items_seen == slow.items_seen == i
+    for pipeline in (fast, fast_item, slow):
+        pipeline.close_spider()
     assert charset_stats(fast_stats) == charset_stats(slow_stats)
+    assert charset_stats(item_stats) == charset_stats(slow_stats)
 
 
 _leaves = st.one_of(
