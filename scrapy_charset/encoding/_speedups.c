@@ -9,8 +9,9 @@
  * A decoder runs once, writing 2-byte characters into a string as long as the input, which
  * is then shrunk; if the output turns out to need another width, it runs twice more: once to
  * count the output and find its widest character, once to write a string of exactly that
- * size. scrapy_charset.encoding.reference stays the reference: the test suite
- * sweeps these decoders against it.
+ * size. boundary() runs a decoder only to find where a stream can be cut. The pure-Python
+ * scrapy_charset.encoding.reference stays the reference: the test suite sweeps these decoders
+ * against it.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
