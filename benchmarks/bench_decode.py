@@ -204,9 +204,9 @@ def main(argv: list[str] | None = None) -> int:
         if encoding.name == "x-user-defined":
             ours, latin1 = round_seconds([functions[0], partial(data.decode, "latin-1")], 5)
             notes.append(f"x-user-defined against latin-1: {median_ratio(latin1, ours):.2f}x")
-    print(f"worst ratio: {worst[0]:.2f}x ({worst[1]})")
     for note in notes:
         print(note)
+    print(f"worst ratio: {worst[0]:.2f}x ({worst[1]})")
 
     print("\nrandom bytes, 1 MB (ours):")
     rng = random.Random(5)
