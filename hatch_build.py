@@ -2,10 +2,9 @@
 
 scrapy_charset/encoding/_speedups.c (the CJK decoders) and scrapy_charset/_text_speedups.c
 (the item pipeline's clean-text check) only speed things up; the package is complete without
-them. If no C compiler
-is available the wheel is built pure-Python with a warning, unless
-SCRAPY_CHARSET_REQUIRE_EXTENSION=1 (CI sets it, so a broken build cannot pass unnoticed).
-SCRAPY_CHARSET_NO_EXTENSION=1 skips the compilation.
+them. If they cannot be compiled (no C compiler or headers), the wheel is built pure Python
+and the build log says so, unless SCRAPY_CHARSET_REQUIRE_EXTENSION=1 (CI sets it, so a broken
+build cannot pass unnoticed). SCRAPY_CHARSET_NO_EXTENSION=1 skips the compilation.
 """
 
 from __future__ import annotations

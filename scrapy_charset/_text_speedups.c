@@ -1,8 +1,9 @@
 /* The item pipeline's check for clean text, compiled: one pass over each value's characters.
  *
  * dict_values_clean(d, keys) is non-zero when every value of the dict d is a str holding no
- * U+FFFD and no mojibake candidate (2 when d's keys are also the tuple keys, in order): a character that some misreading (UTF-8 read as windows-1252, ...)
- * gives for a UTF-8 lead byte, followed by one it gives for a continuation byte. The
+ * U+FFFD and no mojibake candidate (2 when d's keys are also the tuple keys, in order). A
+ * candidate is a character that some misreading (UTF-8 read as windows-1252, ...) gives for a
+ * UTF-8 lead byte, followed by one it gives for a continuation byte. The
  * character sets come from scrapy_charset.quality through configure(); a 0 only sends the
  * item to the exact, pure-Python inspection, so the check may be generous, never strict.
  */

@@ -217,13 +217,8 @@ decode_euc_jp(const unsigned char *s, Py_ssize_t n, const Index *jis0208, const 
             i++;
             continue;
         }
-        if (!(b == 0x8E || b == 0x8F || (0xA1 <= b && b <= 0xFE))) {
-            emit(out, REPLACEMENT, mode);
-            i++;
-            continue;
-        }
-        if (i + 1 >= n) {
-            emit(out, REPLACEMENT, mode);
+        if (!(b == 0x8E || b == 0x8F || (0xA1 <= b && b <= 0xFE)) || i + 1 >= n) {
+            emit(out, REPLACEMENT, mode); /* no lead, or end-of-queue */
             i++;
             continue;
         }
@@ -301,12 +296,7 @@ decode_gb18030(const unsigned char *s, Py_ssize_t n, const Index *gb18030,
             i++;
             continue;
         }
-        if (first == 0xFF) {
-            emit(out, REPLACEMENT, mode);
-            i++;
-            continue;
-        }
-        if (i + 1 >= n) {
+        if (first == 0xFF || i + 1 >= n) { /* no lead, or end-of-queue */
             emit(out, REPLACEMENT, mode);
             i++;
             continue;

@@ -147,21 +147,22 @@ class _TableDecoder:
             return self.unit_text(match.group(), True), end
         return self._table[match.group()], end
 
+    def _compiled(self, compiled: ModuleType) -> tuple[Any, ...]:
+        if self._compiled_args is None:
+            self._compiled_args = _compiled_args(compiled, self.encoding.name)
+        return self._compiled_args
+
     def decode(self, data: bytes) -> str:
         if compiled is not None:
-            if self._compiled_args is None:
-                self._compiled_args = _compiled_args(compiled, self.encoding.name)
-            return compiled.decode(data, *self._compiled_args)
+            return compiled.decode(data, *self._compiled(compiled))
         return self.decode_python(data)
 
     def boundary(self, data: bytes, limit: int) -> int | None:
-        """With the compiled decoders: the last position <= ``limit`` where the spec's decoder
-        (started at 0) is in its initial state, 0 if none; None without them."""
+        """With the compiled decoders, ``reference.last_cut``: the last position <= ``limit``
+        where ``data`` can be cut without changing its text (0 if none); None without them."""
         if compiled is None:
             return None
-        if self._compiled_args is None:
-            self._compiled_args = _compiled_args(compiled, self.encoding.name)
-        number, *indexes = self._compiled_args
+        number, *indexes = self._compiled(compiled)
         return compiled.boundary(data, number, limit, *indexes)  # type: ignore[no-any-return]
 
     def decode_python(self, data: bytes) -> str:

@@ -33,7 +33,6 @@ _FIELD_COUNTERS = ("affected", "replacement_chars", "mojibake", "mojibake_chars"
 MAX_SHAPES = 1_000  # distinct key sets remembered for the fast path
 CLEAN_TALLY_LIMIT = 1 << 20  # clean items tallied at most before they are handed over
 _SCALARS = (bytes, bytearray, memoryview, int, float, complex, type(None))
-_isascii = str.isascii  # unbound: TypeError for anything but text, and no subclass override
 
 
 @dataclass(frozen=True)
@@ -285,6 +284,7 @@ class CharsetPipeline:
             run = self._run = self._run + 1
             if run >= self._run_limit:
                 self._end_run()
+                self._arm_run()
             return item
         self._end_run()
         try:
@@ -302,7 +302,6 @@ class CharsetPipeline:
             shape = self._last_shape
             assert shape is not None  # a run is only armed for the last shape
             self._tally(shape, run)
-        self._arm_run()
 
     def _tally(self, shape: _Shape, count: int) -> None:
         """Count ``count`` clean items of ``shape``; judge the windows that are full."""

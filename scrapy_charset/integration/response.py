@@ -140,8 +140,6 @@ def _query_char(char: str, codec: str) -> str:
         char.encode(codec)
     except UnicodeEncodeError:
         return f"%26%23{ord(char)}%3B"
-    except LookupError:
-        return char
     return char
 
 

@@ -1,8 +1,9 @@
 """The compiled CJK decoders (``_speedups.c``) against the reference and the Python paths.
 
 The shared sweeps in this directory run on both back ends (the ``cjk_backend`` fixture); the
-tests here add what only matters for the compiled code: long and dense-error inputs, which
-exercise its two passes (count, then write) and each output width, and its argument checks.
+tests here add what only matters for the compiled code: long and dense-error inputs, every
+output width (written in one pass as 2-byte characters, or counted and written again), the
+cut points it finds for streaming, and its argument checks.
 """
 
 from __future__ import annotations
