@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .tables.labels_data import ENCODINGS
 
@@ -72,6 +73,19 @@ class Encoding:
 
     def __str__(self) -> str:
         return self.name
+
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        # One of the standard's encodings pickles (and copies) as its name and comes back as
+        # the same object, so ``is`` comparisons hold after a round trip; the labels are not
+        # written out. Any other instance pickles field by field.
+        if BY_NAME.get(self.name) is self:
+            return (_by_name, (self.name,))
+        return super().__reduce__()
+
+
+def _by_name(name: str) -> Encoding:
+    """The encoding with the spec's name ``name`` (used to unpickle an :class:`Encoding`)."""
+    return BY_NAME[name]
 
 
 ALL_ENCODINGS: tuple[Encoding, ...] = tuple(

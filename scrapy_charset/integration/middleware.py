@@ -6,9 +6,11 @@ the text after it (meta refresh, callbacks, link extractors, item loaders) reads
 
 The body bytes are kept as they came; the response becomes a
 :class:`~scrapy_charset.integration.response.CharsetHtmlResponse` carrying the decoded text,
-and the decision is recorded in ``request.meta["charset_decision"]``, a ``charset:<source>``
-response flag and the ``charset/...`` stats. Any internal error leaves the response exactly as
-Scrapy delivered it.
+and the decision is recorded on the response (``response.charset_decision``, the full
+:class:`~scrapy_charset.sniffing.Decision`), as plain JSON-compatible values in
+``request.meta["charset_decision"]`` (so that any scheduler serializer can store a request whose
+meta was copied from the response), in a ``charset:<source>`` response flag and in the
+``charset/...`` stats. Any internal error leaves the response exactly as Scrapy delivered it.
 """
 
 from __future__ import annotations
@@ -104,7 +106,19 @@ class CharsetMiddleware:
     def _spider_opened(self, spider: Spider) -> None:
         self._spider_enabled = _spider_enabled(spider)
 
-    # -- the hook -------------------------------------------------------------------------
+    # -- the hooks ------------------------------------------------------------------------
+    def process_request(self, request: Request, spider: Spider | None = None) -> None:
+        # A decision copied into a new request (meta=dict(response.meta), a retry, a meta
+        # refresh) belongs to another page: it must not reach this request's errback or
+        # callback.
+        request.meta.pop(META_DECISION, None)
+
+    def process_exception(
+        self, request: Request, exception: BaseException, spider: Spider | None = None
+    ) -> None:
+        # Also when a middleware before this one failed the request before process_request.
+        request.meta.pop(META_DECISION, None)
+
     def process_response(
         self, request: Request, response: Response, spider: Spider | None = None
     ) -> Response:
@@ -176,7 +190,9 @@ class CharsetMiddleware:
         new.charset_preset(text, decision)  # type: ignore[attr-defined]
 
         self._record(response, decision, changed, replaced)
-        request.meta[META_DECISION] = decision  # last: nothing can fail after it
+        # Plain values, not the Decision: Scrapy and user code copy meta into new requests,
+        # and a scheduler with a JSON serializer must be able to store them.
+        request.meta[META_DECISION] = decision.as_record()  # last: nothing can fail after it
         return new
 
     def _forced_by_meta(self, request: Request, decoding: BrowserDecoding) -> BrowserDecoding:

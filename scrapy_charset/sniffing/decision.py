@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from ..encoding import Encoding
 
@@ -34,6 +35,9 @@ class Declaration:
     label: str
     encoding: Encoding | None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Declaration, (self.source, self.label, self.encoding))
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -50,3 +54,22 @@ class Decision:
     label: str | None = None
     overridden: tuple[Declaration, ...] = ()
     confident: bool = False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Positional fields rather than a dict of them: a smaller pickle. The encodings come
+        # back as the same singletons (see ``Encoding.__reduce__``).
+        return (
+            Decision,
+            (self.encoding, self.source, self.label, self.overridden, self.confident),
+        )
+
+    def as_record(self) -> dict[str, str | None]:
+        """The decision as plain JSON-compatible values: ``{"encoding": "Shift_JIS",
+        "source": "meta", "label": "shift_jis"}`` (``label`` ``None`` unless a declaration
+        decided).
+
+        This is what the middleware puts in ``request.meta["charset_decision"]`` and what
+        ``CHARSET_ITEM_DECISION_FIELD`` adds to items: any scheduler serializer, feed exporter
+        or database can store it, and it is enough to decode the archived bytes again.
+        """
+        return {"encoding": self.encoding.name, "source": self.source.value, "label": self.label}

@@ -74,7 +74,7 @@ def _spider_classes() -> tuple[type[Any], type[Any]]:
                 yield response.follow(href, callback=self.parse_page)
 
         def parse_page(self, response: Any) -> Iterator[dict[str, Any]]:
-            decision = response.meta.get("charset_decision")
+            decision = getattr(response, "charset_decision", None)
             yield {
                 "path": urlsplit(response.url).path,
                 "title": response.css("title::text").get(),

@@ -71,7 +71,8 @@ def test_any_response_comes_out_whole(
     expected, decision = decode_html(body, response.headers.getlist(b"Content-Type"), url=url,
                                      forced=forced)
     assert out.text == expected
-    assert request.meta["charset_decision"] == decision
+    assert out.charset_decision == decision
+    assert request.meta["charset_decision"] == decision.as_record()
     # Selectors and re-decoding work on whatever the bytes were.
     out.css("p::text").getall()
     assert out.replace(body=body).text == expected

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import pickle
 import warnings
@@ -55,18 +56,22 @@ def test_meta_declared_shift_jis_page_reads_as_written() -> None:
     assert result.xpath("//p/text()").get() == JA
     assert result.encoding == "cp932"
     assert "charset:meta" in result.flags
-    decision = request.meta["charset_decision"]
+    decision = result.charset_decision
     assert (decision.encoding.name, decision.source, decision.label) == (
         "Shift_JIS",
         Source.META,
         "shift_jis",
     )
+    # Meta holds plain values only (JSON schedulers copy it into new requests).
+    record = {"encoding": "Shift_JIS", "source": "meta", "label": "shift_jis"}
+    assert request.meta["charset_decision"] == record
+    assert json.loads(json.dumps(request.meta))["charset_decision"] == record
     stats = charset_stats(crawler)
     assert stats["charset/source/meta"] == 1
     assert stats["charset/encoding/Shift_JIS"] == 1
     assert "charset/changed" not in stats
     # Spiders pass response.meta on to new requests, which disk queues pickle.
-    assert pickle.loads(pickle.dumps(request.meta))["charset_decision"] == decision
+    assert pickle.loads(pickle.dumps(request.meta))["charset_decision"] == record
 
 
 def test_windows_1252_c1_bytes_are_what_chromium_decodes() -> None:
@@ -94,7 +99,7 @@ def test_legacy_pages_match_chromium(encoding: str) -> None:
     request, response = response_for("http://example.com/", body)
     result = mw.process_response(request, response)
     assert result.text == f"<meta charset={encoding}>\n" + browser_text
-    assert request.meta["charset_decision"].encoding.name == encoding
+    assert request.meta["charset_decision"]["encoding"] == encoding
 
 
 def test_text_is_decoded_once_per_response(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -186,7 +191,7 @@ def test_setting_forced_encoding_applies_to_every_response() -> None:
     request, response = response_for("http://example.com/", body, "text/html; charset=utf-8")
     result = mw.process_response(request, response)
     assert result.css("p::text").get() == RU
-    assert request.meta["charset_decision"].source is Source.FORCED
+    assert request.meta["charset_decision"]["source"] == "forced"
 
 
 def test_invalid_forced_label_is_ignored_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
@@ -421,7 +426,7 @@ def test_xml_and_plain_text_only_when_asked() -> None:
     result = mw.process_response(request, response)
     assert type(result) is CharsetXmlResponse and isinstance(result, XmlResponse)
     assert result.xpath("//r/text()").get() == RU
-    assert request.meta["charset_decision"].source is Source.XML_DECLARATION
+    assert request.meta["charset_decision"]["source"] == "xml_declaration"
 
     # An XML document without any declaration is UTF-8, never guessed.
     request, response = response_for("http://x.com/f2", b"<r>caf\xe9</r>", "application/xml")
@@ -431,7 +436,7 @@ def test_xml_and_plain_text_only_when_asked() -> None:
     request, response = response_for("http://x.com/a.txt", text.encode("cp1251"), "text/plain")
     result = mw.process_response(request, response)
     assert isinstance(result, TextResponse) and result.text == text
-    assert request.meta["charset_decision"].source is Source.DETECTION
+    assert request.meta["charset_decision"]["source"] == "detection"
     assert charset_stats(crawler)["charset/source/xml_declaration"] == 1
 
 
@@ -440,17 +445,17 @@ def test_detector_none_falls_back_to_the_tld_default() -> None:
     body = f"<p>{RU}</p>".encode("cp1251")
     request, response = response_for("http://example.ru/", body)
     assert mw.process_response(request, response).css("p::text").get() == RU
-    assert request.meta["charset_decision"].source is Source.TLD
+    assert request.meta["charset_decision"]["source"] == "tld"
     request, response = response_for("http://example.com/", body)
     mw.process_response(request, response)
-    assert request.meta["charset_decision"].encoding == lookup("windows-1252")
+    assert request.meta["charset_decision"]["encoding"] == lookup("windows-1252").name
 
 
 def test_tld_hint_can_be_turned_off() -> None:
     mw, _ = middleware({"CHARSET_DETECTOR": "none", "CHARSET_TLD_HINT": False})
     request, response = response_for("http://example.ru/", "<p>ё".encode("cp1251"))
     mw.process_response(request, response)
-    assert request.meta["charset_decision"].source is Source.DEFAULT
+    assert request.meta["charset_decision"]["source"] == "default"
 
 
 def test_no_deprecation_warning_from_the_middleware_manager() -> None:
@@ -489,3 +494,32 @@ def test_follow_writes_characters_the_page_encoding_lacks_as_a_browser_does() ->
     request, response = response_for("http://x.com/", sjis)
     result = mw.process_response(request, response)
     assert result.follow(result.css("a")[0]).url == "http://x.com/p?q=%26%23233%3B%92%86"
+
+
+def test_a_copied_decision_is_dropped_before_download_and_on_failure() -> None:
+    # meta=dict(response.meta), RetryMiddleware and MetaRefreshMiddleware copy the previous
+    # page's decision into a new request: neither its errback nor its callback may see it.
+    mw, crawler = middleware()
+    copied = {"encoding": "Shift_JIS", "source": "meta", "label": "shift_jis"}
+    request = scrapy.Request("http://x.com/next", meta={"charset_decision": dict(copied), "k": 1})
+    assert mw.process_request(request) is None
+    assert request.meta == {"k": 1}
+    # A request failed by an earlier middleware's process_request never reached ours.
+    request = scrapy.Request("http://x.com/next", meta={"charset_decision": dict(copied)})
+    assert mw.process_exception(request, ConnectionRefusedError()) is None
+    assert "charset_decision" not in request.meta
+    assert charset_stats(crawler) == {}
+
+
+def test_the_decision_in_meta_is_the_responses_own() -> None:
+    mw, _ = middleware()
+    body = f"<meta charset=windows-1251><p>{RU}</p>".encode("cp1251")
+    previous = {"encoding": "Shift_JIS", "source": "meta", "label": "shift_jis"}
+    request, response = response_for("http://x.com/", body, meta={"charset_decision": previous})
+    mw.process_request(request)
+    result = mw.process_response(request, response)
+    assert request.meta["charset_decision"] == result.charset_decision.as_record() == {
+        "encoding": "windows-1251",
+        "source": "meta",
+        "label": "windows-1251",
+    }

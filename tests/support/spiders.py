@@ -37,7 +37,7 @@ class TextSpider(scrapy.Spider):
             item["text"] = response.text
             item["title"] = response.css("title::text").get()
             item["p"] = response.css("p::text").getall()
-            item["meta_decision"] = _decision_repr(response.meta.get("charset_decision"))
+            item["meta_decision"] = _decision_repr(response)
         item["flags"] = list(response.flags)
         yield item
 
@@ -45,14 +45,12 @@ class TextSpider(scrapy.Spider):
         yield {"url": failure.request.url, "error": failure.type.__name__}
 
 
-def _decision_repr(decision: Any) -> dict[str, Any] | None:
-    if decision is None:
-        return None
-    return {
-        "encoding": decision.encoding.name,
-        "source": str(getattr(decision.source, "value", decision.source)),
-        "label": decision.label,
-    }
+def _decision_repr(response: Any) -> dict[str, Any] | None:
+    """The decision in ``response.meta``, checked against the one on the response."""
+    record = response.meta.get("charset_decision")
+    decision = getattr(response, "charset_decision", None)
+    assert record == (decision.as_record() if decision is not None else None), (record, decision)
+    return record  # type: ignore[no-any-return]
 
 
 class CharsetJobsSpider(scrapy.Spider):
@@ -145,7 +143,7 @@ def describe_response(response: Any, name: str) -> dict[str, Any]:
         if isinstance(response, scrapy.http.HtmlResponse):
             item["title"] = response.css("title::text").get()
             item["p"] = response.xpath("//p//text()").getall()
-        item["decision"] = _decision_repr(response.meta.get("charset_decision"))
+        item["decision"] = _decision_repr(response)
     return item
 
 

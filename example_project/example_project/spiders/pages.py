@@ -32,7 +32,7 @@ class PagesSpider(scrapy.Spider):
         yield from response.follow_all(css="a", callback=self.parse_page)
 
     def parse_page(self, response: Response) -> Iterator[PageItem]:
-        decision = response.meta.get("charset_decision")
+        decision = getattr(response, "charset_decision", None)
         yield PageItem(
             url=response.url,
             title=response.css("title::text").get(),
