@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import filterfalse
 from typing import Any, Literal, NamedTuple
 
@@ -203,8 +203,7 @@ else:
     dict_values_clean = _text_speedups.dict_values_clean
 
 
-def _repairs(text: str, misreading: _Misreading) -> list[Mojibake]:
-    found: list[Mojibake] = []
+def _repairs(text: str, misreading: _Misreading) -> Iterator[Mojibake]:
     lengths, to_latin1, name = misreading.lengths, misreading.to_latin1, misreading.name
     for match in misreading.pattern.finditer(text):
         start, end = match.span()
@@ -216,30 +215,34 @@ def _repairs(text: str, misreading: _Misreading) -> list[Mojibake]:
             repaired = chunk.translate(to_latin1).encode("latin-1").decode("utf-8")
         except (UnicodeEncodeError, UnicodeDecodeError):
             continue  # overlong, surrogate or out-of-range sequence: not UTF-8
-        found.append(Mojibake(start, start + length, chunk, repaired, name))
-    return found
+        yield Mojibake(start, start + length, chunk, repaired, name)
 
 
-def _plausible(repairs: list[Mojibake], trusted: range) -> list[Mojibake]:
+def _plausible(repairs: Iterable[Mojibake], trusted: range) -> Iterator[Mojibake]:
     # A 3- or 4-byte repair is kept on its own: a lead byte followed by exactly the right
     # continuation bytes is very unlikely in real text. A 2-byte repair outside ``trusted``
     # (e.g. German "ß“" -> U+07D3) is kept only inside a run of at least two adjacent repairs,
     # the way a mis-decoded Cyrillic or Greek word looks.
-    kept: list[Mojibake] = []
-    group: list[Mojibake] = []
-
-    def flush() -> None:
-        for repair in group:
-            if len(repair.text) > 2 or ord(repair.repaired) in trusted or len(group) > 1:
-                kept.append(repair)
-        group.clear()
-
+    # Streams: at most one repair is held (memory stays bounded on long damaged text).
+    single: Mojibake | None = None  # the first repair of a run, until a second one joins it
+    in_run = False  # the run already has two or more repairs: each one is kept
+    end = -1
     for repair in repairs:
-        if group and group[-1].end != repair.start:
-            flush()
-        group.append(repair)
-    flush()
-    return kept
+        if repair.start != end:  # a new run starts: settle the one before
+            if single is not None and (len(single.text) > 2 or ord(single.repaired) in trusted):
+                yield single
+            single, in_run = None, False
+        end = repair.end
+        if in_run:
+            yield repair
+        elif single is None:
+            single = repair
+        else:
+            yield single
+            yield repair
+            single, in_run = None, True
+    if single is not None and (len(single.text) > 2 or ord(single.repaired) in trusted):
+        yield single
 
 
 def find_mojibake(text: str, *, prechecked: bool = False) -> list[Mojibake]:
@@ -250,15 +253,22 @@ def find_mojibake(text: str, *, prechecked: bool = False) -> list[Mojibake]:
     if not prechecked and not may_have_mojibake(text):
         return []
     for misreading in _MISREADINGS:
-        kept = _plausible(_repairs(text, misreading), misreading.trusted)
+        kept = list(_plausible(_repairs(text, misreading), misreading.trusted))
         if kept:
             return kept
     return []
 
 
 def count_mojibake(text: str, *, prechecked: bool = False) -> int:
-    """How many mis-decoded UTF-8 characters ``text`` holds (0 for genuine text)."""
-    return len(find_mojibake(text, prechecked=prechecked))
+    """How many mis-decoded UTF-8 characters ``text`` holds (0 for genuine text), counted
+    without a record per character."""
+    if not prechecked and not may_have_mojibake(text):
+        return 0
+    for misreading in _MISREADINGS:
+        count = sum(1 for _ in _plausible(_repairs(text, misreading), misreading.trusted))
+        if count:
+            return count
+    return 0
 
 
 def normalize(text: str, form: NormalForm) -> str:

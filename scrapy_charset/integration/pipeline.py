@@ -85,13 +85,15 @@ class _Inspection:
     """Every wanted text value of one item, in order: the FieldState of a clean value (no
     allocation in the common case) or the ValueCheck of a damaged one. Never calls __str__."""
 
-    __slots__ = ("resolve", "found", "damaged", "_open")
+    __slots__ = ("resolve", "found", "damaged", "_visited")
 
     def __init__(self, resolve: Callable[[str], FieldState | None]) -> None:
         self.resolve = resolve  # path -> its FieldState, or None when not inspected
         self.found: list[FieldState | ValueCheck] = []
         self.damaged: list[ValueCheck] = []
-        self._open: set[int] = set()  # containers on the current path, to stop at cycles
+        # Containers already walked: each is walked once, at its first path, so that cycles
+        # end and shared children (node = [node, node], 24 deep) cost once, not 2**depth.
+        self._visited: set[int] = set()
 
     def text(self, value: str, path: str, state: FieldState) -> None:
         check = check_text(path, value, state)
@@ -109,22 +111,19 @@ class _Inspection:
             return
         if isinstance(value, _SCALARS) or depth >= MAX_DEPTH:
             return
-        key = id(value)
-        if key in self._open:
+        key = id(value)  # the item holds every container, so no id is reused meanwhile
+        if key in self._visited:
             return
-        self._open.add(key)
-        try:
-            if isinstance(value, dict):
-                for name, sub in list(value.items()):
-                    self.walk(sub, _child_path(path, name), depth + 1)
-            elif isinstance(value, (list, tuple, set, frozenset)):
-                for sub in list(value):
-                    self.walk(sub, path + "[]", depth + 1)
-            elif is_item(value):
-                for name, sub in _fields_of(value):
-                    self.walk(sub, _child_path(path, name), depth + 1)
-        finally:
-            self._open.discard(key)
+        self._visited.add(key)
+        if isinstance(value, dict):
+            for name, sub in list(value.items()):
+                self.walk(sub, _child_path(path, name), depth + 1)
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            for sub in list(value):
+                self.walk(sub, path + "[]", depth + 1)
+        elif is_item(value):
+            for name, sub in _fields_of(value):
+                self.walk(sub, _child_path(path, name), depth + 1)
 
 
 class _Normalizer:
@@ -134,9 +133,24 @@ class _Normalizer:
         self.form = form
         self.wanted = wanted  # path -> bool
         self.changed = 0
+        # Containers already rewritten -> their result: a shared child is rewritten once (at
+        # its first path), and a cycle ends at a container under way (kept as it is).
+        self._done: dict[int, Any] = {}
 
     def value(self, value: Any, path: str, depth: int) -> Any:
         """``value`` with its text normalized; the very same object when nothing changes."""
+        if isinstance(value, str) or isinstance(value, _SCALARS) or depth >= MAX_DEPTH:
+            return self._text(value, path)
+        key = id(value)  # the item holds every container, so no id is reused meanwhile
+        done = self._done.get(key, _UNKNOWN)
+        if done is not _UNKNOWN:
+            return done
+        self._done[key] = value  # under way: a cycle back to it keeps it
+        new = self._container(value, path, depth)
+        self._done[key] = new
+        return new
+
+    def _text(self, value: Any, path: str) -> Any:
         if isinstance(value, str):
             if not self.wanted(path):
                 return value
@@ -145,8 +159,9 @@ class _Normalizer:
                 return value
             self.changed += 1
             return new
-        if isinstance(value, _SCALARS) or depth >= MAX_DEPTH:
-            return value
+        return value
+
+    def _container(self, value: Any, path: str, depth: int) -> Any:
         if isinstance(value, dict):
             pairs = [
                 (k, v, self.value(v, _child_path(path, k), depth + 1))
@@ -161,8 +176,9 @@ class _Normalizer:
                     value[k] = new
             return value
         if isinstance(value, (list, tuple)):
-            items = [self.value(v, path + "[]", depth + 1) for v in value]
-            if all(new is old for new, old in zip(items, value, strict=True)):
+            olds = list(value)
+            items = [self.value(v, path + "[]", depth + 1) for v in olds]
+            if all(new is old for new, old in zip(items, olds, strict=True)):
                 return value
             return items if type(value) is list else tuple(items)
         if is_item(value):
@@ -250,6 +266,7 @@ class CharsetPipeline:
         self._run_keys: tuple[str, ...] | None = None
         self._run_limit = 1
         self._written: dict[str, Any] = {}  # stat -> the value _publish last wrote
+        self._error_logged = False
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> CharsetPipeline:
@@ -289,6 +306,17 @@ class CharsetPipeline:
         self._end_run()
         try:
             return self._process(item)
+        except DropItem:
+            raise
+        except Exception:  # never lose an item to the pipeline's own failure
+            self.stats.inc_value(PREFIX + "error")
+            if not self._error_logged:
+                self._error_logged = True
+                logger.warning(
+                    "CharsetPipeline failed on a %s item; it goes on unchanged (counted in "
+                    "charset/item/error, logged once)", type(item).__name__, exc_info=True
+                )
+            return item
         finally:
             self._arm_run()
 
@@ -556,9 +584,9 @@ class CharsetPipeline:
             return
         skip = self.config.findings_field
         for name, value in fields:
-            if name == skip:
-                continue
             try:
+                if type(name) is str and name == skip:  # (a key's own __eq__ may raise)
+                    continue
                 new = normalizer.value(value, name if type(name) is str else str(name), 1)
                 if new is not value:
                     _set_field(item, name, new)
