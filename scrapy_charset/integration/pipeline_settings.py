@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..quality import NORMAL_FORMS, NormalForm
+from .settings import CharsetSettingsError, get_bool, get_list, get_number
 
 
 @dataclass(frozen=True)
@@ -31,45 +32,34 @@ class PipelineConfig:
 
     @classmethod
     def from_settings(cls, settings: Any) -> PipelineConfig:
-        """Build from Scrapy ``Settings`` (anything with ``get``/``getbool``/``getlist``)."""
+        """Build from Scrapy ``Settings`` (anything with ``get``); raises
+        :class:`~scrapy_charset.integration.settings.CharsetSettingsError` (a ``ValueError``)
+        naming the setting for a wrong value."""
         return cls(
-            enabled=settings.getbool("CHARSET_ITEM_ENABLED", True),
-            fields=_paths(settings.getlist("CHARSET_ITEM_FIELDS", [])),
+            enabled=get_bool(settings, "CHARSET_ITEM_ENABLED", True),
+            fields=_paths(get_list(settings, "CHARSET_ITEM_FIELDS", [])),
             threshold=_rate_or_none(settings, "CHARSET_ITEM_THRESHOLD", 0.25),
             spike_window=_positive_int(settings, "CHARSET_ITEM_SPIKE_WINDOW", 50),
-            spike_factor=_number(settings, "CHARSET_ITEM_SPIKE_FACTOR", 3.0, minimum=1.0),
-            spike_min_jump=_number(settings, "CHARSET_ITEM_SPIKE_MIN_JUMP", 0.05, maximum=1.0),
+            spike_factor=get_number(settings, "CHARSET_ITEM_SPIKE_FACTOR", 3.0, minimum=1.0),
+            spike_min_jump=_rate(settings, "CHARSET_ITEM_SPIKE_MIN_JUMP", 0.05),
             spike_baseline=_positive_int(settings, "CHARSET_ITEM_SPIKE_BASELINE", 10),
-            spike_p_value=_number(settings, "CHARSET_ITEM_SPIKE_PVALUE", 1e-4, maximum=1.0),
-            url_fields=_paths(settings.getlist("CHARSET_ITEM_URL_FIELDS", ["url"])),
+            spike_p_value=_rate(settings, "CHARSET_ITEM_SPIKE_PVALUE", 1e-4),
+            url_fields=_paths(get_list(settings, "CHARSET_ITEM_URL_FIELDS", ["url"])),
             normalize=_normal_form(settings.get("CHARSET_ITEM_NORMALIZE")),
-            normalize_fields=_paths(settings.getlist("CHARSET_ITEM_NORMALIZE_FIELDS", [])),
-            add_findings=settings.getbool("CHARSET_ITEM_ADD_FINDINGS", False),
+            normalize_fields=_paths(get_list(settings, "CHARSET_ITEM_NORMALIZE_FIELDS", [])),
+            add_findings=get_bool(settings, "CHARSET_ITEM_ADD_FINDINGS", False),
             findings_field=_name(settings, "CHARSET_ITEM_FINDINGS_FIELD", "charset_findings"),
             drop_threshold=_rate_or_none(settings, "CHARSET_ITEM_DROP_THRESHOLD", None),
             max_fields=_positive_int(settings, "CHARSET_ITEM_MAX_FIELDS", 200),
         )
 
 
-def _paths(values: list[Any]) -> tuple[str, ...]:
-    return tuple(str(v).strip() for v in values if str(v).strip())
+def _paths(values: list[str]) -> tuple[str, ...]:
+    return tuple(v.strip() for v in values if v.strip())
 
 
-def _number(
-    settings: Any, name: str, default: float, minimum: float = 0.0, maximum: float | None = None
-) -> float:
-    return _checked_number(name, settings.get(name, default), minimum, maximum)
-
-
-def _checked_number(name: str, raw: Any, minimum: float, maximum: float | None) -> float:
-    try:
-        value = float(raw)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number, got {raw!r}") from None
-    if value != value or value < minimum or (maximum is not None and value > maximum):
-        bounds = f">= {minimum}" + (f" and <= {maximum}" if maximum is not None else "")
-        raise ValueError(f"{name} must be {bounds}, got {raw!r}")
-    return value
+def _rate(settings: Any, name: str, default: float) -> float:
+    return get_number(settings, name, default, minimum=0.0, maximum=1.0)
 
 
 _OFF = ("", "none", "off", "false")
@@ -78,37 +68,34 @@ _OFF = ("", "none", "off", "false")
 def _rate_or_none(settings: Any, name: str, default: float | None) -> float | None:
     if name in settings and settings[name] is None:  # explicitly set to None: switched off
         return None
-    raw = settings.get(name, default)
-    if raw is None or raw is False or (isinstance(raw, str) and raw.strip().lower() in _OFF):
+    raw = settings.get(name)
+    if raw is None:
+        return default
+    if raw is False or (isinstance(raw, str) and raw.strip().lower() in _OFF):
         return None
-    return _checked_number(name, raw, 0.0, 1.0)
+    return _rate(settings, name, 0.0)  # the value is set: the default is not used
 
 
 def _positive_int(settings: Any, name: str, default: int) -> int:
-    raw = settings.get(name, default)
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive integer, got {raw!r}") from None
-    if value < 1 or value != float(raw):
-        raise ValueError(f"{name} must be a positive integer, got {raw!r}")
-    return value
+    return int(get_number(settings, name, default, minimum=1, integer=True))
 
 
 def _normal_form(raw: Any) -> NormalForm | None:
     if raw is None or raw is False or (isinstance(raw, str) and raw.strip() == ""):
         return None
-    form = str(raw).strip().upper()
+    form = raw.strip().upper() if isinstance(raw, str) else None
     for known in NORMAL_FORMS:
         if form == known:
             return known
-    raise ValueError(
+    raise CharsetSettingsError(
         f"CHARSET_ITEM_NORMALIZE must be one of {', '.join(NORMAL_FORMS)} or None, got {raw!r}"
     )
 
 
 def _name(settings: Any, name: str, default: str) -> str:
-    value = str(settings.get(name, default) or "").strip()
-    if not value:
-        raise ValueError(f"{name} must be a non-empty field name")
-    return value
+    raw = settings.get(name)
+    if raw is None:
+        return default
+    if not isinstance(raw, str) or not raw.strip():
+        raise CharsetSettingsError(f"{name}: expected a non-empty field name, got {raw!r}")
+    return raw.strip()

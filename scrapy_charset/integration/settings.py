@@ -7,6 +7,7 @@ Wrong values fail at start-up with a message naming the setting, never half-way 
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -76,11 +77,119 @@ def _get(settings: BaseSettings, name: str) -> Any:
 
 
 def _getbool(settings: BaseSettings, name: str) -> bool:
+    return get_bool(settings, name, DEFAULTS[name])
+
+
+# The spellings of a boolean accepted in a setting (what ``-s NAME=VALUE`` gives): Scrapy's
+# getbool() ones ("1", "0", "True", "true", "False", "false") and the usual on/off words.
+_TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+_FALSE_WORDS = frozenset({"0", "false", "no", "off"})
+
+
+def get_bool(settings: Any, name: str, default: bool) -> bool:
+    """The boolean setting ``name``: ``True``/``False``, 0/1 or a word such as ``"off"``.
+
+    ``None`` (unset) gives ``default``; any other value raises :class:`CharsetSettingsError`
+    naming the setting (Scrapy's own ``getbool`` would raise a bare ``TypeError`` for a list
+    or ``OverflowError`` for ``inf``).
+    """
+    value = settings.get(name)
+    if value is None:
+        return default
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in _TRUE_WORDS:
+            return True
+        if word in _FALSE_WORDS:
+            return False
+    raise CharsetSettingsError(
+        f"{name}: expected a boolean (True/False, 1/0, true/false, on/off, yes/no),"
+        f" got {_shown(value)}"
+    )
+
+
+def get_number(
+    settings: Any,
+    name: str,
+    default: float,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    integer: bool = False,
+) -> float:
+    """The finite number (an ``int`` if ``integer``) in ``name``, within the bounds.
+
+    Accepts numbers and their string spellings; ``None`` (unset) gives ``default``. Booleans,
+    containers, objects, ``nan``, infinities and values out of bounds raise
+    :class:`CharsetSettingsError` naming the setting.
+    """
+    raw = settings.get(name)
+    if raw is None:
+        return default
+    kind = "an integer" if integer else "a number"
+    bounds = _bounds(minimum, maximum)
+    value: float | None = None
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        value = raw if integer else _finite_float(raw)
+    elif isinstance(raw, (float, str)):
+        value = _finite_float(raw)
+        if value is not None and integer:
+            value = int(value) if value.is_integer() else None
+    if (
+        value is None
+        or (minimum is not None and value < minimum)
+        or (maximum is not None and value > maximum)
+    ):
+        raise CharsetSettingsError(f"{name}: expected {kind}{bounds}, got {_shown(raw)}")
+    return value
+
+
+def _finite_float(raw: int | float | str) -> float | None:
     try:
-        return settings.getbool(name, DEFAULTS[name])
-    except ValueError as exc:
-        value = settings.get(name)
-        raise CharsetSettingsError(f"{name}: expected a boolean, got {value!r}") from exc
+        value = float(raw)
+    except (ValueError, OverflowError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def get_list(settings: Any, name: str, default: list[str]) -> list[str]:
+    """The list of strings in ``name``: a list/tuple of strings or a comma-separated string.
+
+    ``None`` (unset) gives ``default``; anything else (a number, a dict, a list holding a
+    non-string) raises :class:`CharsetSettingsError` naming the setting.
+    """
+    value = settings.get(name)
+    if value is None:
+        return list(default)
+    if isinstance(value, str):
+        return value.split(",")
+    if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
+        return list(value)
+    raise CharsetSettingsError(
+        f"{name}: expected a list of strings or a comma-separated string, got {_shown(value)}"
+    )
+
+
+def _bounds(minimum: float | None, maximum: float | None) -> str:
+    parts = []
+    if minimum is not None:
+        parts.append(f">= {minimum:g}")
+    if maximum is not None:
+        parts.append(f"<= {maximum:g}")
+    return f" {' and '.join(parts)}" if parts else ""
+
+
+def _shown(value: Any) -> str:
+    """A setting's value for an error message: its repr, cut short."""
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= 200 else f"{text[:200]}..."
 
 
 def parse_response_types(value: Any) -> frozenset[str]:
@@ -136,7 +245,7 @@ def load_detector(value: Any, crawler: Crawler | None = None) -> Any:
         factory = getattr(value, "from_crawler", None)
         try:
             value = factory(crawler) if factory is not None and crawler is not None else value()
-        except ImportError as exc:  # e.g. chardetng without the "chardetng" extra
+        except Exception as exc:  # e.g. chardetng without the "chardetng" extra
             raise CharsetSettingsError(f"{DETECTOR}: cannot build {value!r}: {exc}") from exc
     if not callable(getattr(value, "detect", None)):
         raise CharsetSettingsError(f"{DETECTOR}: {value!r} has no detect(data, *, tld) method")
