@@ -144,14 +144,20 @@ def parse_mime_type(text: str) -> MimeType | None:
 
 
 def extract_mime_type(values: Iterable[str]) -> MimeType | None:
-    """Fetch's "extract a MIME type" over the split ``Content-Type`` values, except that a
-    ``*/*`` value counts, as in Chromium."""
+    """Fetch's "extract a MIME type" over the split ``Content-Type`` values, skipping a value
+    that is exactly ``*/*`` as Chromium does.
+
+    Fetch skips every value whose essence is ``*/*``; Chromium skips only the bare ``*/*``
+    and counts ``*/*; charset=X`` and ``*/*; q=0.8`` as a type of their own (measured:
+    ``header-star-type``, ``header-comma-list-star*``), and so do we.
+    """
     charset: str | None = None
     essence: str | None = None
     mime: MimeType | None = None
     for value in values:
+        if value.strip(_HTTP_WHITESPACE) == "*/*":
+            continue
         candidate = parse_mime_type(value) if "/" in value else None
-        # Fetch skips "*/*" here; Chromium honours its charset (measured), and so do we.
         if candidate is None:
             continue
         mime = candidate

@@ -573,6 +573,15 @@ HEADER_FORMS: list[tuple[str, list[tuple[str, str]]]] = [
     ("garbage-type", ct(f"foo; charset={REAL}")),
     ("bad-type-slash", ct(f"text/; charset={REAL}")),
     ("star-type", ct(f"*/*; charset={REAL}")),
+    ("comma-list-star", ct(f"text/html; charset={REAL}, */*")),
+    ("comma-list-star-meta", ct(f"text/html; charset={REAL}, */*")),
+    ("comma-list-star-first-meta", ct(f"*/*, text/html; charset={REAL}")),
+    ("comma-list-star-param-meta", ct(f"text/html; charset={REAL}, */*; q=0.8")),
+    ("comma-list-star-charset", ct(f"text/html; charset={DECOY}, */*; charset={REAL}")),
+    (
+        "two-headers-star-meta",
+        [("Content-Type", f"text/html; charset={REAL}"), ("Content-Type", "*/*")],
+    ),
     ("comma-list-second", ct(f"text/html, text/html; charset={REAL}")),
     ("comma-list-first", ct(f"text/html; charset={REAL}, text/html")),
     ("comma-list-two", ct(f"text/html; charset={REAL}, text/html; charset={DECOY}")),
@@ -605,7 +614,7 @@ HEADER_FORMS: list[tuple[str, list[tuple[str, str]]]] = [
 
 def header_forms() -> Iterator[Doc]:
     for name, headers in HEADER_FORMS:
-        head = f'<meta charset="{DECOY}">' if name == "none-meta" else ""
+        head = f'<meta charset="{DECOY}">' if name.endswith("-meta") else ""
         yield fr_doc(f"header-{name}", "header_forms", repr(headers), head, headers=headers)
 
 

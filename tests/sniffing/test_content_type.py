@@ -72,9 +72,15 @@ def test_several_values_last_mime_type_wins() -> None:
         "gbk",
         lookup("gbk"),
     )
-    # Chromium honours "*/*" and its charset, where Fetch would skip it.
-    assert charset_from_content_type("*/*; charset=gbk") == ("gbk", lookup("gbk"))
-    assert charset_from_content_type(["text/html;charset=gbk", "*/*"]) is None
+    # Chromium honours "*/*; charset=..." (Fetch would skip it) but skips a bare "*/*"
+    # (measured: header-star-type, header-comma-list-star*, header-two-headers-star-meta).
+    gbk = ("gbk", lookup("gbk"))
+    assert charset_from_content_type("*/*; charset=gbk") == gbk
+    assert charset_from_content_type(["text/html;charset=gbk", "*/*"]) == gbk
+    assert charset_from_content_type("text/html;charset=gbk, */* ,*/*") == gbk
+    assert charset_from_content_type("*/*, text/html;charset=gbk") == gbk
+    # With a parameter it is a type of its own: the earlier charset is dropped.
+    assert charset_from_content_type("text/html;charset=gbk, */*; q=0.8") is None
     assert charset_from_content_type("text/html;charset=gbk, text/plain;charset=koi8-r") == (
         "koi8-r",
         lookup("koi8-r"),
