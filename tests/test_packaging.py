@@ -10,7 +10,6 @@ import sys
 import zipfile
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -89,6 +88,8 @@ def test_installed_package_registers_the_scrapy_command(tmp_path: Path) -> None:
 def test_sdist_has_what_the_test_suite_and_example_need(sdist_names: list[str]) -> None:
     for needed in (
         "README.md",
+        "docs/conf.py",
+        "docs/settings.md",
         "LICENSE",
         "NOTICE.md",
         "pyproject.toml",
@@ -163,12 +164,14 @@ def _readme_block(heading: str) -> str:
 
 
 def test_readme_library_example_is_true() -> None:
-    namespace: dict[str, Any] = {}
-    exec(_readme_block("## Library use"), namespace)
-    decision = namespace["decision"]
-    assert namespace["text"] == "<p>Prix : 25 €</p>"
-    assert (decision.encoding.name, decision.source.value) == ("windows-1252", "header")
-    assert (decision.label, decision.overridden, decision.confident) == ("ISO-8859-1", (), True)
+    import doctest
+
+    block = _readme_block("## Library use")
+    test = doctest.DocTestParser().get_doctest(block, {}, "README", "README.md", 0)
+    runner = doctest.DocTestRunner()
+    out: list[str] = []
+    runner.run(test, out=out.append)
+    assert (runner.tries, runner.failures) == (4, 0), "".join(out)
 
 
 def test_readme_starts_with_the_two_commands() -> None:
