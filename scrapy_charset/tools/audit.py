@@ -12,6 +12,7 @@ Exit status: 0 done; 1 the garbled share went over ``--fail-over``; 2 usage erro
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
@@ -20,7 +21,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .audit_compare import DEFAULTS, BrowserDecoder, Record, audit_page, default_browser_decoder
-from .audit_inputs import KIND_URL, LocalInputs, Page, describe_error, failed, iter_local_pages
+from .audit_inputs import (
+    DEFAULT_MAX_SIZE,
+    KIND_URL,
+    LocalInputs,
+    Page,
+    describe_error,
+    failed,
+    is_remote,
+    iter_local_pages,
+)
 from .audit_report import (
     ANY,
     FORMATS,
@@ -75,7 +85,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--httpcache", metavar="DIR", nargs="?", const="", default=None,
-        help="a Scrapy filesystem HTTP cache folder (default: the project's HTTPCACHE_DIR)",
+        help="a Scrapy filesystem HTTP cache folder, resolved as HTTPCACHE_DIR is (a relative "
+        "name is under the project's .scrapy folder); alone: the project's HTTPCACHE_DIR",
     )
     group.add_argument(
         "--sidecar", metavar="TSV", type=Path,
@@ -87,6 +98,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="Content-Type header assumed for local files the sidecar does not list",
     )
     group.add_argument("--glob", metavar="PATTERN", help="in folders, only files matching this")
+    group.add_argument(
+        "--max-size", metavar="BYTES", type=int, default=None,
+        help="skip (report) a body bigger than this, read or inflated; 0: no limit (default: "
+        "the DOWNLOAD_MAXSIZE setting, 1 GiB in Scrapy)",
+    )
     group.add_argument(
         "--all-types", action="store_true",
         help="URL, cache and WARC inputs: also audit non-HTML responses (and stored non-2xx "
@@ -167,12 +183,21 @@ def read_url_list(name: str, stdin: TextIO) -> list[str]:
 def make_plan(
     opts: argparse.Namespace, settings: Callable[[], Settings] | None, stdin: TextIO
 ) -> Plan:
+    """Sort out the inputs; raise :class:`UsageProblem` for a path that does not exist or a
+    --httpcache folder that is not a cache (reported before anything is audited)."""
     plan = Plan()
+    missing: list[str] = []
     for value in opts.inputs:
         if is_url(value):
             plan.urls.append(value)
+        elif is_remote(value):
+            plan.local.paths.append(value)  # type: ignore[arg-type]  # opened with fsspec
+        elif not os.path.lexists(value):
+            missing.append(value)
         else:
             plan.local.paths.append(Path(value))
+    if missing:
+        raise UsageProblem(f"no such file or folder: {', '.join(missing)}")
     for name in opts.urls:
         try:
             plan.urls.extend(read_url_list(name, stdin))
@@ -181,19 +206,62 @@ def make_plan(
                 failed(KIND_URL, name, f"cannot read URL list: {describe_error(exc)}")
             )
     if opts.httpcache is not None:
-        plan.local.paths.append(Path(opts.httpcache or project_httpcache_dir(settings)))
+        plan.local.paths.append(httpcache_folder(opts.httpcache, settings))
+    if opts.sidecar is not None and not os.path.lexists(opts.sidecar):
+        raise UsageProblem(f"--sidecar: no such file: {opts.sidecar}")
     plan.local.sidecar = opts.sidecar
     plan.local.content_type = opts.content_type
     plan.local.glob = opts.glob
     plan.local.all_types = opts.all_types
+    if opts.max_size is not None and opts.max_size < 0:
+        raise UsageProblem("--max-size takes a number of bytes (0: no limit)")
+    if plan.has_local:
+        plan.local.max_size = (
+            opts.max_size if opts.max_size is not None else download_maxsize(settings)
+        )
     return plan
 
 
-def project_httpcache_dir(settings: Callable[[], Settings] | None) -> str:
-    """HTTPCACHE_DIR as Scrapy resolves it: inside a project, under its ``.scrapy`` folder."""
+def download_maxsize(settings: Callable[[], Settings] | None) -> int:
+    try:
+        value = _settings(settings).getint("DOWNLOAD_MAXSIZE", DEFAULT_MAX_SIZE)
+    except (ValueError, TypeError) as exc:
+        raise UsageProblem(f"DOWNLOAD_MAXSIZE: expected a number of bytes: {exc}") from exc
+    return max(value, 0)
+
+
+def httpcache_folder(name: str, settings: Callable[[], Settings] | None) -> Path:
+    """The cache folder ``--httpcache [NAME]`` means: NAME (or HTTPCACHE_DIR) resolved as Scrapy
+    resolves HTTPCACHE_DIR (a relative name lives under the project's ``.scrapy`` folder; a
+    relative folder that exists as given is taken as it is). Raises UsageProblem when it is
+    not a Scrapy filesystem cache."""
     from scrapy.utils.project import data_path
 
-    return data_path(_settings(settings)["HTTPCACHE_DIR"], createdir=False)
+    raw = name or _settings(settings)["HTTPCACHE_DIR"]
+    folder = Path(data_path(raw, createdir=False))
+    if not folder.is_dir() and Path(raw).is_dir():
+        folder = Path(raw)
+    if not folder.is_dir():
+        raise UsageProblem(f"--httpcache: no such cache folder: {folder}")
+    if not looks_like_cache(folder):
+        raise UsageProblem(
+            f"--httpcache: {folder} is not a Scrapy HTTP cache folder (no SPIDER/xx/FINGERPRINT"
+            " entries with meta and response files); give it as a plain INPUT to audit its files"
+        )
+    return folder
+
+
+def looks_like_cache(folder: Path) -> bool:
+    """A FilesystemCacheStorage folder: ``spider/xx/fingerprint/`` entries (or one spider's
+    folder, or an entry)."""
+    for depth in range(4):
+        pattern = "/".join(["*"] * depth + ["pickled_meta"])
+        if next(folder.glob(pattern), None) is not None:
+            return True
+        pattern = "/".join(["*"] * depth + ["response_headers"])
+        if next(folder.glob(pattern), None) is not None:
+            return True
+    return False
 
 
 def parse_defaults(value: str) -> tuple[str, ...]:

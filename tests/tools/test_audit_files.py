@@ -92,13 +92,25 @@ def test_unreadable_inputs_are_records(tmp_path: Path) -> None:
     (tmp_path / "dangling.html").symlink_to(tmp_path / "nowhere.html")
     bad_sidecar = tmp_path / "bad.tsv"
     bad_sidecar.write_bytes(b"file\tcontent_type\n\xff\xfe\n")
+    os.mkfifo(tmp_path / "pipe.html")
     result = run_audit(
-        str(tmp_path / "dangling.html"), str(tmp_path / "absent"), "--sidecar",
+        str(tmp_path / "dangling.html"), str(tmp_path / "pipe.html"), "--sidecar",
         str(bad_sidecar), "--format", "jsonl",
     )
     assert result.status == 3
     errors = sorted(str(row["error"]).split(":")[0] for row in result.pages())
     assert errors == ["bad sidecar", "cannot read file", "cannot read file"]
+
+
+def test_a_missing_path_is_a_usage_error_reported_first(tmp_path: Path) -> None:
+    (tmp_path / "page.html").write_bytes(MIX[0].body)
+    result = run_audit(str(tmp_path / "page.html"), str(tmp_path / "absent"))
+    assert result.status == 2
+    assert result.out == ""  # no table before the error
+    assert result.err == f"audit: no such file or folder: {tmp_path / 'absent'}\n"
+    sidecar = run_audit(str(tmp_path), "--sidecar", str(tmp_path / "absent.tsv"))
+    assert (sidecar.status, sidecar.out) == (2, "")
+    assert "--sidecar: no such file" in sidecar.err
 
 
 def test_a_folder_holding_a_cache_entry_and_a_warc(tmp_path: Path) -> None:
@@ -167,6 +179,8 @@ def test_skip_reason_and_raw_headers() -> None:
 
 def test_table_lists_the_first_failed_inputs(tmp_path: Path) -> None:
     missing = [str(tmp_path / f"missing-{n:02}.html") for n in range(25)]
+    for path in missing:
+        Path(path).symlink_to(tmp_path / "nowhere")
     result = run_audit(*missing)
     assert result.status == 3
     assert "25 input(s) could not be audited:" in result.out
@@ -182,5 +196,5 @@ def test_a_fifo_is_reported_not_read(tmp_path: Path) -> None:
     rows = run_audit(str(tmp_path), "--format", "jsonl").pages()
     assert sorted((Path(str(r["origin"])).name, r["error"]) for r in rows) == [
         ("page.html", None),
-        ("pipe.html", "cannot read file: not a regular file"),
+        ("pipe.html", "cannot read file: not a regular file (a FIFO)"),
     ]

@@ -118,6 +118,7 @@ def test_unreadable_and_unsupported_inputs(tmp_path: Path) -> None:
     not_warc = tmp_path / "notes.warc"
     not_warc.write_bytes(b"this is not a WARC file at all\n" * 10)
     missing = tmp_path / "missing.warc.gz"
+    missing.symlink_to(tmp_path / "nowhere")  # dangling: there, but cannot be read
     buffer = io.BytesIO()
     writer = WARCWriter(buffer, gzip=False)
     http = StatusAndHeaders(
