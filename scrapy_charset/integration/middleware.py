@@ -15,7 +15,10 @@ meta was copied from the response), in a ``charset:<source>`` response flag and 
 
 from __future__ import annotations
 
+import codecs
 import logging
+import sys
+import warnings
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -24,14 +27,24 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
 from w3lib.encoding import (
     html_body_declared_encoding,
-    html_to_unicode,
     http_content_type_encoding,
     read_bom,
     resolve_encoding,
 )
 
-from ..encoding import UTF_8, Encoding, decode, lookup
-from ..sniffing import Decision
+from ..encoding import (
+    ALL_ENCODINGS,
+    REPLACEMENT,
+    UTF_16BE,
+    UTF_16LE,
+    X_USER_DEFINED,
+    Encoding,
+    get_encoding,
+    lookup,
+)
+from ..encoding.fast import charmap_table
+from ..encoding.tables.fast_cjk_data import FAST_CJK
+from ..sniffing import Decision, Source
 from .response import (
     BrowserDecoding,
     CharsetHtmlResponse,
@@ -176,9 +189,7 @@ class CharsetMiddleware:
         if guard is not None and guard.failure is not None:
             raise guard.failure
         replaced = "\ufffd" in text
-        changed = stock_text_differs(
-            body, headers.get(b"Content-Type"), text, decision, has_replacement=replaced
-        )
+        changed = _changed(body, headers.get(b"Content-Type"), text, decision)
 
         attributes = {name: getattr(response, name) for name in _COPIED_ATTRIBUTES}
         new = target(
@@ -281,6 +292,16 @@ class CharsetMiddleware:
         logger.log(level, message, *args, **kwargs)
 
 
+def _changed(
+    body: bytes, content_type: bytes | None, text: str, decision: Decision
+) -> bool | None:
+    # A statistic is never the reason a response is not taken over.
+    try:
+        return stock_text_differs(body, content_type, text, decision)
+    except Exception:
+        return None
+
+
 def _spider_enabled(spider: Any) -> bool:
     return spider is None or bool(getattr(spider, SPIDER_OPT_OUT, True))
 
@@ -297,9 +318,9 @@ def stock_scrapy_codec(
     """The codec stock Scrapy's ``TextResponse`` would decode ``body`` with.
 
     Same order as Scrapy: BOM, Content-Type charset, declaration in the body, then ASCII
-    (read as cp1252) or UTF-8. ``None`` where Scrapy would ask charset-normalizer: re-running a
-    detector only for a statistic would cost more than the whole decoding. ``valid_utf8``
-    (when known) saves checking the body again.
+    (read as cp1252) or UTF-8. ``None`` where Scrapy would ask charset-normalizer, or would
+    check UTF-8 and ``valid_utf8`` (what the caller knows) is ``None``: re-decoding the body
+    only for a statistic would cost as much as the decoding itself.
     """
     codec = (
         read_bom(body)[0]
@@ -309,64 +330,124 @@ def stock_scrapy_codec(
     if codec is None:
         if body.isascii():
             codec = _STOCK_ASCII_CODEC
-        else:
-            if valid_utf8 is None:
-                try:
-                    body.decode("utf-8")
-                except UnicodeDecodeError:
-                    valid_utf8 = False
-                else:
-                    valid_utf8 = True
-            if not valid_utf8:
-                return None
+        elif valid_utf8:
             codec = "utf-8"
+        else:
+            return None
     return codec_name(codec)
 
 
 def stock_text_differs(
-    body: bytes,
-    content_type: bytes | None,
-    text: str,
-    decision: Decision,
-    *,
-    has_replacement: bool | None = None,
+    body: bytes, content_type: bytes | None, text: str, decision: Decision
 ) -> bool | None:
-    """Whether stock Scrapy's ``response.text`` differs from ``text`` (``None``: unknown).
+    """Whether stock Scrapy would have decoded ``body`` otherwise than as ``text`` (the
+    browser's, decided by ``decision``); ``None``: unknown.
 
-    Skips the comparison when both pick the same codec and Python's codec is exact for it,
-    or for a single-byte encoding when no byte of the body maps differently.
-    ``has_replacement`` (whether ``text`` holds U+FFFD, when known) saves a scan.
+    Judged from the codecs and the bytes, never by decoding again. Different: when stock
+    Scrapy's codec cannot decode bytes to text at all (``rot13``, ``base64``, ``undefined``:
+    its ``.text`` raises); for two single-byte tables (the same codec or not), exactly when
+    the body holds a byte they map differently; for the same multi-byte codec, when the body
+    holds a sequence the swept tables list as decoded otherwise by Python's codec, or the
+    text holds U+FFFD (malformed input, where error recovery may differ); for other codecs,
+    unless the body is ASCII and both codecs are ASCII-compatible.
     """
     ours = decision.encoding
-    if has_replacement is None:
-        has_replacement = "\ufffd" in text
-    # UTF-8 text without U+FFFD came from valid UTF-8 (U+FFFD itself would be in the text).
-    valid_utf8 = True if ours == UTF_8 and not has_replacement else None
-    stock = stock_scrapy_codec(body, content_type, valid_utf8=valid_utf8)
+    stock = stock_scrapy_codec(body, content_type, valid_utf8=_valid_utf8(text, decision))
     if stock is None:
         return None
-    if codec_name(ours.python_codec) == stock:
+    if not _decodes_text(stock):
+        return True
+    ours_table, stock_table = _single_byte_table(ours), _python_table(stock)
+    if ours_table is not None and stock_table is not None:
+        differing, same = _differing_bytes(ours_table, stock_table)
+        return bool(differing) and bool(body.translate(None, same))
+    if stock == codec_name(_nearest_codec(ours)):
         if ours.python_codec_exact:
             return False
-        differing = _single_byte_mismatch(ours)
-        if differing is not None:
-            # Same single-byte codec: the texts differ exactly where a byte maps differently.
-            return any(byte in body for byte in differing)
-    return html_to_unicode(f"charset={stock}", body)[1] != text
+        return "\ufffd" in text or any(seq in body for seq in _inexact_sequences(ours))
+    return not (body.isascii() and _ascii_compatible(stock) and ours in _ASCII_COMPATIBLE)
 
 
-_SINGLE_BYTE = "Legacy single-byte encodings"  # the Encoding Standard's heading
+def _valid_utf8(text: str, decision: Decision) -> bool | None:
+    """Whether the body is (strictly) valid UTF-8, where sniffing already found out: HTML
+    and plain-text sniffing check undeclared bodies before guessing a legacy encoding."""
+    if decision.source is Source.UTF8:
+        # Sniffing also takes a body cut inside the last character for UTF-8.
+        return None if text.endswith("\ufffd") else True
+    if decision.source in _GUESSED and decision.encoding in _LEGACY:
+        return False
+    return None
+
+
+_GUESSED = frozenset((Source.DETECTION, Source.TLD, Source.DEFAULT))
+_LEGACY = frozenset(e for e in ALL_ENCODINGS if e.name not in ("UTF-8", "UTF-16BE", "UTF-16LE"))
 
 
 @cache
-def _single_byte_mismatch(encoding: Encoding) -> tuple[bytes, ...] | None:
-    """For a single-byte encoding, the bytes its Python codec decodes differently from the
-    Encoding Standard (``None`` for other encodings)."""
-    if encoding.heading != _SINGLE_BYTE:
+def _decodes_text(codec: str) -> bool:
+    """Whether Python's ``codec`` decodes bytes to text with errors="replace" (not rot13,
+    base64, zlib, undefined, idna on arbitrary bytes, ...)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # unicode_escape warns about "\]"
+            for sample in (b"<html>", bytes(range(256)), b"\xff\xfe\x00\xd8"):
+                if not isinstance(sample.decode(codec, "replace"), str):
+                    return False
+    except Exception:  # LookupError: not a text encoding; UnicodeError: refuses "replace"
+        return False
+    return True
+
+
+@cache
+def _python_table(codec: str) -> str | None:
+    """The 256 characters Python's single-byte ``codec`` decodes the bytes to, else None."""
+    info = codecs.lookup(codec)
+    if info.name == "iso8859-1":
+        return "".join(map(chr, range(256)))
+    module = sys.modules.get(type(getattr(info.decode, "__self__", None)).__module__)
+    table = getattr(module, "decoding_table", None)
+    if not isinstance(table, str) or len(table) != 256:
         return None
-    return tuple(
-        bytes((byte,))
-        for byte in range(256)
-        if bytes((byte,)).decode(encoding.python_codec, "replace")
-        != decode(bytes((byte,)), encoding, bom="keep")
-    )
+    return table.replace("\ufffe", "\ufffd")  # undefined bytes: U+FFFD with "replace"
+
+
+def _single_byte_table(encoding: Encoding) -> str | None:
+    if encoding.heading != _SINGLE_BYTE and encoding is not X_USER_DEFINED:
+        return None
+    return charmap_table(encoding.name)
+
+
+@cache
+def _differing_bytes(ours: str, stock: str) -> tuple[bytes, bytes]:
+    """The bytes two tables map differently, and the other bytes (to delete)."""
+    differing = bytes(b for b in range(256) if ours[b] != stock[b])
+    return differing, bytes(b for b in range(256) if ours[b] == stock[b])
+
+
+def _nearest_codec(encoding: Encoding) -> str:
+    entry = FAST_CJK.get(encoding.name)
+    return entry[0] if entry is not None else encoding.python_codec
+
+
+@cache
+def _inexact_sequences(encoding: Encoding) -> tuple[bytes, ...]:
+    """Byte sequences the nearest Python codec decodes otherwise than the standard (from the
+    swept tables); every non-ASCII byte for an encoding without such tables."""
+    entry = FAST_CJK.get(encoding.name)
+    if entry is None:
+        return tuple(bytes((b,)) for b in range(128, 256))
+    tables = entry[2:]  # the fixed characters' sequences, the suspects' sequences
+    return tuple(sorted({seq for table in tables for seqs in table.values() for seq in seqs}))
+
+
+@cache
+def _ascii_compatible(codec: str) -> bool:
+    return bytes(range(128)).decode(codec, "replace") == _ASCII
+
+
+_ASCII = "".join(map(chr, range(128)))
+ISO_2022_JP = get_encoding("ISO-2022-JP")
+_SINGLE_BYTE = "Legacy single-byte encodings"  # the Encoding Standard's heading
+_ASCII_COMPATIBLE = frozenset(
+    e for e in ALL_ENCODINGS if e not in (UTF_16BE, UTF_16LE, REPLACEMENT, ISO_2022_JP)
+)

@@ -21,8 +21,8 @@ from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 from scrapy.link import Link
 
 from ..encoding import REPLACEMENT, UTF_16BE, UTF_16LE, Encoding, lookup
-from ..encoding import decode as _decode
-from ..sniffing import DEFAULT_DETECTOR, Decision, Source, sniff, sniff_text, sniff_xml
+from ..sniffing import DEFAULT_DETECTOR, Decision, decode_html, decode_text, sniff_xml
+from ..sniffing.sniff import decode_as_decided
 
 _UNSET: Any = object()
 
@@ -65,23 +65,17 @@ class BrowserDecoding:
     def decode(
         self, body: bytes, content_type: list[bytes], url: str | None
     ) -> tuple[str, Decision]:
-        detector = DEFAULT_DETECTOR if self.detector is _UNSET else self.detector
         if self.kind == "xml":
             decision = sniff_xml(body, content_type or None, forced=self.forced)
-        else:
-            decision = (sniff if self.kind == "html" else sniff_text)(
-                body,
-                content_type or None,
-                url=url,
-                forced=self.forced,
-                detector=detector,
-                tld_hint=self.tld_hint,
-            )
-        # The Encoding Standard's decode: a BOM wins and is removed, but a forced encoding
-        # (the user's choice in a browser's menu) only loses its own BOM.
-        if decision.source is Source.FORCED:
-            return _decode(body, decision.encoding, bom="strip"), decision
-        return _decode(body, decision.encoding), decision
+            return decode_as_decided(body, decision), decision
+        return (decode_html if self.kind == "html" else decode_text)(
+            body,
+            content_type or None,
+            url=url,
+            forced=self.forced,
+            detector=DEFAULT_DETECTOR if self.detector is _UNSET else self.detector,
+            tld_hint=self.tld_hint,
+        )
 
 
 DEFAULT_DECODING = BrowserDecoding()

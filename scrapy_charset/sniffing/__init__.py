@@ -12,7 +12,7 @@ from .detect import (
     CharsetNormalizerDetector,
     Detector,
 )
-from .documents import sniff_text, sniff_xml
+from .documents import decode_text, sniff_text, sniff_xml
 from .prescan import extract_encoding_from_meta, get_attribute, get_xml_encoding, prescan
 from .sniff import decode_html, sniff
 
@@ -25,6 +25,7 @@ __all__ = [
     "Detector",
     "Source",
     "decode_html",
+    "decode_text",
     "extract_encoding_from_meta",
     "get_attribute",
     "get_xml_encoding",

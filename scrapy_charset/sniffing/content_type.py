@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..encoding import Encoding, lookup
 
@@ -211,4 +212,14 @@ def charset_from_content_type(content_type: object) -> tuple[str, Encoding | Non
     combined = combine_header_values(content_type)
     if combined is None:
         return None
+    if len(combined) <= _CACHED_LENGTH:  # a crawl meets few distinct headers
+        return _charset_from_combined(combined)
+    return _charset_from_combined.__wrapped__(combined)
+
+
+_CACHED_LENGTH = 256
+
+
+@lru_cache(maxsize=1024)
+def _charset_from_combined(combined: str) -> tuple[str, Encoding | None] | None:
     return legacy_extract_encoding(extract_mime_type(split_header_value(combined)))

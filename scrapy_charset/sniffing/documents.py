@@ -11,7 +11,7 @@ from ..encoding import UTF_8, WINDOWS_1252, Encoding
 from .decision import Decision, Source
 from .detect import DEFAULT_DETECTOR, Detector
 from .prescan import PRESCAN_LIMIT, get_xml_encoding, utf16_xml_declaration
-from .sniff import _as_bytes, _run_detector, certain_rules
+from .sniff import _as_bytes, _run_detector, certain_rules, decode_as_decided, utf8_text
 from .tld import tld_default, tld_of
 
 
@@ -46,23 +46,38 @@ def sniff_text(
 ) -> Decision:
     """The encoding Chromium uses for plain text: the certain rules, then valid UTF-8,
     detection, the locale default (from the URL's TLD), else windows-1252."""
+    return decode_text(
+        body, content_type, url=url, forced=forced, detector=detector, tld_hint=tld_hint
+    )[1]
+
+
+def decode_text(
+    body: bytes,
+    content_type: object = None,
+    *,
+    url: str | None = None,
+    forced: Encoding | str | None = None,
+    detector: Detector | None = DEFAULT_DETECTOR,
+    tld_hint: bool = True,
+) -> tuple[str, Decision]:
+    """The text a browser reads from a plain-text ``body``, and the decision (as
+    :func:`sniff_text`); valid UTF-8 is decoded once."""
     data = _as_bytes(body)
     certain = certain_rules(data, content_type, forced)
     if isinstance(certain, Decision):
-        return certain
+        return decode_as_decided(data, certain), certain
     overridden = tuple(certain)
-    if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            pass
-        else:
-            return Decision(UTF_8, Source.UTF8, None, overridden)
+    text = utf8_text(data)
+    if text is not None:
+        return text, Decision(UTF_8, Source.UTF8, None, overridden)
     tld = tld_of(url) if tld_hint and url else None
     detected = _run_detector(detector, data, tld)
     if detected is not None:
-        return Decision(detected, Source.DETECTION, None, overridden)
-    default = tld_default(tld)
-    if default is not None:
-        return Decision(default, Source.TLD, None, overridden)
-    return Decision(WINDOWS_1252, Source.DEFAULT, None, overridden)
+        decision = Decision(detected, Source.DETECTION, None, overridden)
+    else:
+        default = tld_default(tld)
+        if default is not None:
+            decision = Decision(default, Source.TLD, None, overridden)
+        else:
+            decision = Decision(WINDOWS_1252, Source.DEFAULT, None, overridden)
+    return decode_as_decided(data, decision), decision

@@ -23,6 +23,7 @@ from ..encoding import (
     WINDOWS_1252,
     Encoding,
     bom_sniff,
+    decode,
     lookup,
 )
 from .content_type import charset_from_content_type
@@ -71,9 +72,13 @@ def _document_declarations(data: bytes) -> list[Declaration]:
         return [Declaration(Source.XML_DECLARATION, _UTF16_XML, utf16)]
     # Chromium's scanner decides (it differs from the spec's prescan on repeated attributes
     # and on <meta> inside raw-text elements); it runs on until it leaves <head>.
-    # Without any "<meta" there is nothing to scan for (checked in C first).
+    # Every <meta> declaration holds "charset" (the attribute, or the content's parameter) in
+    # some letter case: without a "<meta" and a "charset" the scan cannot find one.
     scanned = data[:LATE_META_LIMIT]
-    meta, ignored = scan_meta_like_chromium(scanned) if _META.search(scanned) else (None, [])
+    if _META.search(scanned) and b"charset" in scanned.lower():
+        meta, ignored = scan_meta_like_chromium(scanned)
+    else:
+        meta, ignored = None, []
     for declaration in (*ignored, meta):
         if declaration is not None:
             late = declaration.start >= PRESCAN_LIMIT
@@ -150,7 +155,21 @@ def sniff(
     label) wins over everything; an unknown forced label is reported in ``overridden`` and
     ignored. ``detector=None`` turns statistical detection off.
     """
-    data = _as_bytes(body)
+    return _sniff(
+        _as_bytes(body), content_type, url, forced, detector=detector, tld_hint=tld_hint
+    )[0]
+
+
+def _sniff(
+    data: bytes,
+    content_type: object,
+    url: str | None,
+    forced: Encoding | str | None,
+    *,
+    detector: Detector | None,
+    tld_hint: bool,
+) -> tuple[Decision, str | None]:
+    """:func:`sniff`, and the text when sniffing had to decode the body (valid UTF-8)."""
     head = data[:PRESCAN_LIMIT]
 
     def in_document(encoding: Encoding, source: Source) -> list[Declaration]:
@@ -162,9 +181,19 @@ def sniff(
 
     certain = certain_rules(data, content_type, forced, in_document)
     if isinstance(certain, Decision):
-        return certain
+        return certain, None
     losers = certain
     return _tentative(data, losers, url=url, detector=detector, tld_hint=tld_hint)
+
+
+def utf8_text(data: bytes) -> str | None:
+    """The text of ``data`` if it is valid UTF-8 and not pure ASCII, else ``None``."""
+    if data.isascii():
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _tentative(
@@ -174,8 +203,9 @@ def _tentative(
     url: str | None,
     detector: Detector | None,
     tld_hint: bool,
-) -> Decision:
-    """The rules after the transport layer: in-document declarations, then guessing."""
+) -> tuple[Decision, str | None]:
+    """The rules after the transport layer: in-document declarations, then guessing; and the
+    text where checking for valid UTF-8 already decoded it."""
 
     def decide(encoding: Encoding, source: Source, label: str | None = None) -> Decision:
         return Decision(encoding, source, label, _lost(losers, encoding), confident=False)
@@ -187,25 +217,30 @@ def _tentative(
             losers.append(declaration)
         else:
             label = None if declaration.label == _UTF16_XML else declaration.label
-            return decide(declaration.encoding, declaration.source, label)
+            return decide(declaration.encoding, declaration.source, label), None
 
+    # Valid UTF-8 is decided here, with its text, unless a NUL in the start may make it
+    # BOM-less UTF-16 (fast_path's first rule); fast_path settles everything else cheap.
+    text = utf8_text(data) if b"\x00" not in data[:1024] else None
+    if text is not None:
+        return decide(UTF_8, Source.UTF8), text
     settled, quick = fast_path(data)
     if quick is UTF_8:
-        return decide(UTF_8, Source.UTF8)
+        return decide(UTF_8, Source.UTF8), None
     if quick is not None:
-        return decide(quick, Source.DETECTION)
+        return decide(quick, Source.DETECTION), None
     if settled:
         # Pure ASCII: Chromium uses windows-1252 whatever the TLD (measured on .jp and .ru).
-        return decide(WINDOWS_1252, Source.DEFAULT)
+        return decide(WINDOWS_1252, Source.DEFAULT), None
     tld = tld_of(url) if tld_hint else None
     detected = _run_detector(detector, data, tld)
     if detected is not None:
-        return decide(detected, Source.DETECTION)
+        return decide(detected, Source.DETECTION), None
 
     default = tld_default(tld)
     if default is not None:
-        return decide(default, Source.TLD)
-    return decide(WINDOWS_1252, Source.DEFAULT)
+        return decide(default, Source.TLD), None
+    return decide(WINDOWS_1252, Source.DEFAULT), None
 
 
 def _run_detector(detector: Detector | None, data: bytes, tld: str | None) -> Encoding | None:
@@ -237,12 +272,14 @@ def decode_html(
     encoding's decoder with U+FFFD for malformed input; a BOM is removed (a forced encoding
     removes only its own BOM).
     """
-    from ..encoding import decode
-
     data = _as_bytes(body)
-    decision = sniff(
-        data, content_type, url=url, forced=forced, detector=detector, tld_hint=tld_hint
-    )
+    decision, text = _sniff(data, content_type, url, forced, detector=detector, tld_hint=tld_hint)
+    return (decode_as_decided(data, decision) if text is None else text), decision
+
+
+def decode_as_decided(data: bytes, decision: Decision) -> str:
+    """The Encoding Standard's decode with the decided encoding: a BOM wins and is removed,
+    but a forced encoding (the user's choice in a browser's menu) only loses its own BOM."""
     if decision.source is Source.FORCED:
-        return decode(data, decision.encoding, bom="strip"), decision
-    return decode(data, decision.encoding, bom="sniff"), decision
+        return decode(data, decision.encoding, bom="strip")
+    return decode(data, decision.encoding, bom="sniff")

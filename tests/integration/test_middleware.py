@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import pickle
@@ -17,11 +18,11 @@ from scrapy.exceptions import NotConfigured, ScrapyDeprecationWarning
 from scrapy.http import FormRequest, HtmlResponse, Response, TextResponse, XmlResponse
 from scrapy.linkextractors import LinkExtractor
 
-import scrapy_charset.integration.response as response_module
 from scrapy_charset.encoding import lookup
 from scrapy_charset.integration.middleware import CharsetMiddleware
 from scrapy_charset.integration.response import CharsetHtmlResponse, CharsetXmlResponse
 from scrapy_charset.sniffing import Source
+from scrapy_charset.sniffing import detect as detect_module
 from tests.integration.test_middleware_support import (
     build,
     charset_stats,
@@ -33,6 +34,8 @@ from tests.integration.test_middleware_support import (
 )
 
 LOGGER = "scrapy_charset.integration.middleware"
+# The package exports a function named like the module: take the module itself.
+sniff_module = importlib.import_module("scrapy_charset.sniffing.sniff")
 JA = "日本語のテキスト、カタカナ「テスト」"
 RU = "Съешь же ещё этих мягких французских булок, да выпей чаю"
 
@@ -104,13 +107,13 @@ def test_legacy_pages_match_chromium(encoding: str) -> None:
 
 def test_text_is_decoded_once_per_response(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[bytes] = []
-    real = response_module._decode
+    real = sniff_module.decode
 
     def counting(body: bytes, *args: Any, **kwargs: Any) -> Any:
         calls.append(body)
         return real(body, *args, **kwargs)
 
-    monkeypatch.setattr(response_module, "_decode", counting)
+    monkeypatch.setattr(sniff_module, "decode", counting)
     mw, _ = middleware()
     body, _ = japanese_page()
     request, response = response_for("http://example.com/", body)
@@ -118,6 +121,26 @@ def test_text_is_decoded_once_per_response(monkeypatch: pytest.MonkeyPatch) -> N
     result.text, result.css("p"), result.xpath("//title"), result.encoding, result.urljoin("x")
     result.follow("/next?q=x")
     assert calls == [body]
+
+
+def test_undeclared_utf8_is_decoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Checking that the body is UTF-8 gives the text: no second decode, none for the stats.
+    decodes: list[bytes] = []
+    checks: list[bytes] = []
+    real_decode, real_check = sniff_module.decode, sniff_module.utf8_text
+    monkeypatch.setattr(
+        sniff_module, "decode", lambda b, *a, **k: decodes.append(b) or real_decode(b, *a, **k)
+    )
+    monkeypatch.setattr(sniff_module, "utf8_text", lambda b: checks.append(b) or real_check(b))
+    monkeypatch.setattr(detect_module, "is_utf8", lambda b: pytest.fail("validated twice"))
+    mw, crawler = middleware()
+    body = f"<html><head><meta name=viewport content=x><title>{JA}</title></head>".encode()
+    request, response = response_for("http://example.com/", body)
+    result = mw.process_response(request, response)
+    assert result.text == body.decode()
+    assert request.meta["charset_decision"].source is Source.UTF8
+    assert (decodes, checks) == ([], [body])
+    assert "charset/changed" not in charset_stats(crawler)
 
 
 def test_stats_count_changed_replacement_and_unchanged_pages() -> None:

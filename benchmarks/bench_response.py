@@ -1,0 +1,156 @@
+"""Per response, in-process: the middleware plus ``.text`` against Scrapy's own ``.text``.
+
+Usage: python benchmarks/bench_response.py [--rounds 31] [--check]
+
+For each page kind (realistic pages of about 30 KB with a typical ``<head>``: viewport,
+description and Open Graph ``<meta>`` tags, stylesheets, scripts), fresh ``HtmlResponse``
+objects are built as Scrapy's downloader builds them; then, side by side in each round,
+
+- stock: ``response.text`` (Scrapy's own decoding, including its detection where it runs it),
+- ours: ``CharsetMiddleware.process_response(request, response).text`` (default settings).
+
+Building the response is not timed (both pay it). A round times each side on enough fresh
+responses to last about 20 ms; the printed ratio is the median over rounds of ours / stock
+within the round (at most 1.0: no slower than stock Scrapy). ``--check`` exits with status 1
+if any kind's median ratio is above 1.0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from scrapy.http import HtmlResponse, Request
+from scrapy.utils.test import get_crawler
+
+from scrapy_charset.integration.middleware import CharsetMiddleware
+
+TEXT = {
+    "en": "The quick brown fox jumps over the lazy dog while the committee reviews the report. ",
+    "fr": "Voilà un café très élégant où l'on déjeune près du château, à côté de la forêt. ",
+    "ru": "Съешь же ещё этих мягких французских булок, да выпей чаю. В чащах юга жил бы цитрус. ",
+    "ja": "吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。東京の天気は晴れ。",
+}
+
+
+def page(language: str, size: int, meta: str = "") -> str:
+    """An HTML page of about ``size`` characters in ``language``."""
+    head = (
+        "<!DOCTYPE html><html lang='x'><head>"
+        f"{meta}"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="description" content="A page about things and other things">'
+        '<meta property="og:title" content="Things"><meta property="og:type" content="article">'
+        '<meta name="twitter:card" content="summary_large_image">'
+        "<title>Things and other things</title>"
+        + "".join(f'<link rel="stylesheet" href="/static/css/s{i}.css">' for i in range(6))
+        + '<script src="/static/js/app.js" defer></script>'
+        "<script>window.dataLayer = window.dataLayer || []; function gtag(){}</script>"
+        "</head><body>"
+    )
+    nav = "<nav><ul>" + "".join(f'<li><a href="/c/{i}">Section {i}</a></li>' for i in range(30))
+    parts = [head, nav, "</ul></nav><main>"]
+    total = sum(map(len, parts))
+    i = 0
+    while total < size:
+        chunk = (
+            f'<article class="post" id="p{i}"><h2><a href="/a/{i}">Title {i}</a></h2>'
+            f"<p>{TEXT[language] * 3}</p></article>\n"
+        )
+        parts.append(chunk)
+        total += len(chunk)
+        i += 1
+    return "".join(parts) + "</main></body></html>"
+
+
+SIZE = 30_000
+
+
+def kinds() -> dict[str, tuple[bytes, dict[str, str]]]:
+    """Page kind -> (body, headers)."""
+    html = {"Content-Type": "text/html"}
+    utf8_en = page("en", SIZE)
+    return {
+        "header-declared UTF-8": (
+            page("fr", SIZE).encode(),
+            {"Content-Type": "text/html; charset=utf-8"},
+        ),
+        "meta-declared UTF-8": (page("fr", SIZE, '<meta charset="utf-8">').encode(), html),
+        "declared single-byte": (
+            page("ru", SIZE, '<meta charset="windows-1251">').encode("cp1251"),
+            html,
+        ),
+        "declared CJK": (page("ja", SIZE, '<meta charset="shift_jis">').encode("cp932"), html),
+        "undeclared UTF-8": (page("fr", SIZE).encode(), html),
+        "undeclared legacy": (page("ru", SIZE).encode("cp1251"), html),
+        "BOM (UTF-8)": (b"\xef\xbb\xbf" + utf8_en.encode(), html),
+        "large 1 MB (header UTF-8)": (
+            page("fr", 1 << 20).encode(),
+            {"Content-Type": "text/html; charset=utf-8"},
+        ),
+    }
+
+
+URL = "https://www.example.com/articles/1"
+
+
+def timed(
+    make: Callable[[], HtmlResponse], run: Callable[[HtmlResponse], object], count: int
+) -> float:
+    """Seconds per response of ``run`` on ``count`` fresh responses (building not timed)."""
+    responses = [make() for _ in range(count)]
+    start = time.perf_counter()
+    for response in responses:
+        run(response)
+    return (time.perf_counter() - start) / count
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=31)
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args(argv)
+
+    crawler = get_crawler(settings_dict={})
+    mw = CharsetMiddleware.from_crawler(crawler)
+    request = Request(URL)
+
+    def stock(response: HtmlResponse) -> object:
+        return response.text
+
+    def ours(response: HtmlResponse) -> object:
+        return mw.process_response(request, response).text
+
+    print(f"medians of {args.rounds} rounds; µs per response; ratio = ours / stock")
+    print(f"{'page kind':28} {'stock µs':>10} {'ours µs':>10} {'ratio':>7}")
+    worst = 0.0
+    for name, (body, headers) in kinds().items():
+
+        def make(body: bytes = body, headers: dict[str, str] = headers) -> HtmlResponse:
+            return HtmlResponse(URL, headers=headers, body=body)
+
+        single = timed(make, stock, 3)
+        count = max(1, min(200, int(0.02 / max(single, 1e-6))))
+        pairs = []
+        for round_ in range(args.rounds):
+            if round_ % 2:
+                theirs_s, ours_s = timed(make, stock, count), timed(make, ours, count)
+            else:
+                ours_s, theirs_s = timed(make, ours, count), timed(make, stock, count)
+            pairs.append((theirs_s, ours_s))
+        ratio = statistics.median(o / s for s, o in pairs)
+        stock_us = statistics.median(s for s, _ in pairs) * 1e6
+        ours_us = statistics.median(o for _, o in pairs) * 1e6
+        print(f"{name:28} {stock_us:10.1f} {ours_us:10.1f} {ratio:6.2f}x")
+        worst = max(worst, ratio)
+    print(f"worst ratio: {worst:.2f}x")
+    if args.check and worst > 1.0:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
