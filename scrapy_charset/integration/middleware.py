@@ -347,9 +347,9 @@ def stock_text_differs(
     Scrapy's codec cannot decode bytes to text at all (``rot13``, ``base64``, ``undefined``:
     its ``.text`` raises); for two single-byte tables (the same codec or not), exactly when
     the body holds a byte they map differently; for the same multi-byte codec, when the body
-    holds a sequence the swept tables list as decoded otherwise by Python's codec, or the
-    text holds U+FFFD (malformed input, where error recovery may differ); for other codecs,
-    unless the body is ASCII and both codecs are ASCII-compatible.
+    holds a sequence the swept tables list as decoded otherwise by Python's codec (unknown if
+    the text holds U+FFFD: error recovery may differ); for other codecs, unless the body is
+    ASCII and both codecs are ASCII-compatible (unknown if the text holds U+FFFD).
     """
     ours = decision.encoding
     stock = stock_scrapy_codec(body, content_type, valid_utf8=_valid_utf8(text, decision))
@@ -364,8 +364,13 @@ def stock_text_differs(
     if stock == codec_name(_nearest_codec(ours)):
         if ours.python_codec_exact:
             return False
-        return "\ufffd" in text or any(seq in body for seq in _inexact_sequences(ours))
-    return not (body.isascii() and _ascii_compatible(stock) and ours in _ASCII_COMPATIBLE)
+        if "\ufffd" in text:
+            return None  # malformed input: the error recovery may or may not differ
+        return any(seq in body for seq in _inexact_sequences(ours))
+    if body.isascii() and _ascii_compatible(stock) and ours in _ASCII_COMPATIBLE:
+        return False
+    # Another codec reads the same bytes differently, unless all of them were errors in both.
+    return None if "\ufffd" in text else True
 
 
 def _valid_utf8(text: str, decision: Decision) -> bool | None:

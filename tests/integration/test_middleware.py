@@ -138,7 +138,7 @@ def test_undeclared_utf8_is_decoded_once(monkeypatch: pytest.MonkeyPatch) -> Non
     request, response = response_for("http://example.com/", body)
     result = mw.process_response(request, response)
     assert result.text == body.decode()
-    assert request.meta["charset_decision"].source is Source.UTF8
+    assert request.meta["charset_decision"]["source"] == "utf8"
     assert (decodes, checks) == ([], [body])
     assert "charset/changed" not in charset_stats(crawler)
 

@@ -129,7 +129,7 @@ def test_non_text_labels_read_as_windows_1252(label: str) -> None:
                 _ = response.text  # stock Scrapy cannot decode with the declared codec
         result = mw.process_response(request, response)
         assert result.text == body.decode("cp1252"), (label, where)
-        assert "charset:" + request.meta["charset_decision"].source.value in result.flags
+        assert "charset:" + request.meta["charset_decision"]["source"] in result.flags
     stats = charset_stats(crawler)
     assert "charset/error" not in stats
     # stock Scrapy's .text would have raised on the header-declared pages: that is a change.
