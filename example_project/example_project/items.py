@@ -8,4 +8,4 @@ class PageItem(scrapy.Item):
     title = scrapy.Field()
     text = scrapy.Field()  # the page's <p id="s">
     encoding = scrapy.Field()  # the WHATWG name of the encoding the text was read with
-    decided_by = scrapy.Field()  # which sniffing rule chose it (see README: "decision record")
+    decided_by = scrapy.Field()  # which sniffing rule chose it (see docs/decision.md)

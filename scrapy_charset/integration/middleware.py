@@ -87,7 +87,7 @@ _STOCK_ASCII_CODEC = resolve_encoding("ascii")  # what stock Scrapy uses for ASC
 
 
 class CharsetMiddleware:
-    """Decode each HTML response as a browser does; see the README."""
+    """Decode each HTML response as a browser does; see docs/responses.md."""
 
     def __init__(self, crawler: Crawler) -> None:
         config = read_settings(crawler.settings, crawler)

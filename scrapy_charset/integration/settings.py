@@ -1,6 +1,6 @@
 """The ``CHARSET_*`` settings of :class:`~scrapy_charset.integration.middleware.CharsetMiddleware`.
 
-Every setting has one prefix, a documented type and a default (see the README).
+Every setting has one prefix, a documented type and a default (see docs/settings.md).
 Wrong values fail at start-up with a message naming the setting, never half-way through a crawl.
 """
 

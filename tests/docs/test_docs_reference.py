@@ -11,13 +11,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import scrapy
 from scrapy.exceptions import DropItem
 from scrapy.utils.test import get_crawler
 
+from scrapy_charset.integration.middleware import CharsetMiddleware
 from scrapy_charset.integration.pipeline import CharsetPipeline
+from scrapy_charset.sniffing import Source
 from tests.docs import code_names
 from tests.docs.blocks import DOCS
-from tests.integration.test_middleware_support import middleware, response_for
+from tests.integration.test_middleware_support import (
+    build,
+    make_crawler,
+    middleware,
+    response_for,
+)
 
 
 def _page(name: str) -> str:
@@ -154,7 +162,27 @@ def _written_stats() -> set[str]:
     for url, body, content_type, meta in pages:
         request, response = response_for(url, body, content_type, meta=meta)
         mw.process_response(request, response)
+    for status, method, content_type in [
+        (200, "HEAD", "text/html"),
+        (304, "GET", "text/html"),
+        (301, "GET", "text/html"),
+        (200, "GET", "image/png"),
+    ]:
+        request, response = response_for(
+            "http://a.example/x", b"<p>x", content_type, status=status, method=method
+        )
+        mw.process_response(request, response)
     keys.update(mw_crawler.stats.get_stats())
+
+    class OptedOut(scrapy.Spider):
+        name = "opted_out"
+        charset_enabled = False
+
+    opted_out = make_crawler(spidercls=OptedOut)
+    opted_out.spider = OptedOut()
+    mw = build(CharsetMiddleware, opted_out)
+    mw.process_response(*response_for("http://a.example/8", b"<p>x"))
+    keys.update(opted_out.stats.get_stats())
     return {k for k in keys if k.startswith("charset/")}
 
 
@@ -166,3 +194,14 @@ def test_every_stats_key_written_at_run_time_is_documented() -> None:
     patterns = [_regex(doc) for doc in documented_stats()]
     undocumented = sorted(k for k in written if not any(p.fullmatch(k) for p in patterns))
     assert undocumented == []
+
+    # The reasons of charset/skipped/<reason>, each in the table of what passes through.
+    reasons = {k.rsplit("/", 1)[1] for k in written if k.startswith("charset/skipped/")}
+    every = {"type", "dont_charset", "spider", "head", "not_modified", "redirect", "empty"}
+    assert every <= reasons
+    assert sorted(reasons - _mentioned("meta.md")) == []
+
+
+def test_every_source_is_documented() -> None:
+    # charset/source/<source>: the rules' names, each in the rules table.
+    assert sorted({s.value for s in Source} - _mentioned("decision.md")) == []
