@@ -65,3 +65,15 @@ def blocks(path: Path) -> list[Block]:
 
 def python_blocks() -> list[Block]:
     return [b for path in doc_files() for b in blocks(path) if b.language in ("python", "py")]
+
+
+def prose(path: Path) -> str:
+    """The text of a Markdown file without its fenced code blocks."""
+    lines = path.read_text("utf-8").splitlines()
+    fenced = {n for b in blocks(path) for n in range(b.line - 1, b.line + b.code.count("\n") + 1)}
+    return "\n".join(line for n, line in enumerate(lines) if n not in fenced)
+
+
+def inline_code(path: Path) -> list[str]:
+    """The inline code spans (`...`) of a Markdown file's prose."""
+    return re.findall(r"`([^`\n]+)`", prose(path))

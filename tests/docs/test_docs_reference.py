@@ -19,7 +19,7 @@ from scrapy_charset.integration.middleware import CharsetMiddleware
 from scrapy_charset.integration.pipeline import CharsetPipeline
 from scrapy_charset.sniffing import Source
 from tests.docs import code_names
-from tests.docs.blocks import DOCS
+from tests.docs.blocks import DOCS, inline_code, prose
 from tests.integration.test_middleware_support import (
     build,
     make_crawler,
@@ -34,8 +34,8 @@ def _page(name: str) -> str:
 
 def _mentioned(page: str) -> set[str]:
     """Names written as inline code (`name`) or as the first word of a heading on a page."""
-    text = _page(page)
-    return set(re.findall(r"`([^`\s]+)`", text)) | set(re.findall(r"^#+ (\S+)", text, re.M))
+    spans = {span for span in inline_code(DOCS / page) if not re.search(r"\s", span)}
+    return spans | set(re.findall(r"^#+ (\S+)", prose(DOCS / page), re.M))
 
 
 # -- settings -----------------------------------------------------------------------------
@@ -205,3 +205,25 @@ def test_every_stats_key_written_at_run_time_is_documented() -> None:
 def test_every_source_is_documented() -> None:
     # charset/source/<source>: the rules' names, each in the rules table.
     assert sorted({s.value for s in Source} - _mentioned("decision.md")) == []
+
+
+# -- command-line options -----------------------------------------------------------------
+def _long_options(parser: Any) -> set[str]:
+    return {o for a in parser._actions for o in a.option_strings if o.startswith("--")} - {
+        "--help"
+    }
+
+
+def _documented_options(page: str) -> set[str]:
+    spans = " ".join(inline_code(DOCS / page))
+    return set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", spans)) - {"--help"}
+
+
+def test_every_audit_option_is_documented_and_exists() -> None:
+    from scrapy_charset.tools.audit import build_parser
+
+    options = _long_options(build_parser())
+    assert len(options) >= 15
+    documented = _documented_options("audit.md")
+    assert sorted(options - documented) == []
+    assert sorted(documented - options) == []
