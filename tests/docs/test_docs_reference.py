@@ -227,3 +227,17 @@ def test_every_audit_option_is_documented_and_exists() -> None:
     documented = _documented_options("audit.md")
     assert sorted(options - documented) == []
     assert sorted(documented - options) == []
+
+
+# -- supported versions -------------------------------------------------------------------
+def test_supported_versions_name_what_ci_pins() -> None:
+    """Every Scrapy, Twisted or w3lib version that .ci/run pins is named where CI is described."""
+    ci = (DOCS.parent / ".ci" / "run").read_text("utf-8")
+    text = _page("getting-started.md")
+    section = text[text.index("(supported-versions)=") :]
+    section = section[: section.index("\n## ")]
+    pins = re.findall(r"(?i)\b(scrapy|twisted|w3lib)\s*(==|<|<=)\s*([\d.]+)", ci)
+    for name, _op, version in pins:
+        assert version in section, f"{name} {version} (pinned in .ci/run) is not in the section"
+    assert "python -m pytest" in ci and "sphinx-build" in ci
+    assert "**CI**" in section
