@@ -15,6 +15,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 
 enum { SHIFT_JIS = 0, EUC_KR = 1, BIG5 = 2, EUC_JP = 3, GB18030 = 4, ISO_2022_JP = 5 };
 
@@ -623,9 +624,234 @@ done:
     return result;
 }
 
+/* ---- Encoders ------------------------------------------------------------------------------
+ * The Encoding Standard's encoders driven by a table built in Python (encoders.py): one
+ * uint32 per BMP code point holding its bytes packed big-endian (below 0x100 one byte, below
+ * 0x10000 two, else four; 0 = error). ASCII is written as itself; a lone surrogate counts as
+ * U+FFFD. Error mode html writes "&#N;"; fatal mode stops at the error. */
+
+enum { ENC_TABLE = 0, ENC_GB18030 = 1, ENC_ISO_2022_JP = 2 };
+
+typedef struct {
+    PyObject *bytes;
+    char *p;
+    char *end;
+} OutBytes;
+
+/* Make room for at least `need` more bytes. */
+static int
+out_reserve(OutBytes *o, Py_ssize_t need)
+{
+    if (o->end - o->p >= need) {
+        return 0;
+    }
+    Py_ssize_t used = o->p - PyBytes_AS_STRING(o->bytes);
+    Py_ssize_t size = PyBytes_GET_SIZE(o->bytes);
+    Py_ssize_t grown = size + size / 2 + need + 16;
+    if (_PyBytes_Resize(&o->bytes, grown) < 0) {
+        return -1;
+    }
+    o->p = PyBytes_AS_STRING(o->bytes) + used;
+    o->end = PyBytes_AS_STRING(o->bytes) + grown;
+    return 0;
+}
+
+static ALWAYS_INLINE void
+out_packed(OutBytes *o, uint32_t v)
+{
+    if (v < 0x100) {
+        *o->p++ = (char)v;
+    } else if (v < 0x10000) {
+        *o->p++ = (char)(v >> 8);
+        *o->p++ = (char)(v & 0xFF);
+    } else {
+        *o->p++ = (char)(v >> 24);
+        *o->p++ = (char)((v >> 16) & 0xFF);
+        *o->p++ = (char)((v >> 8) & 0xFF);
+        *o->p++ = (char)(v & 0xFF);
+    }
+}
+
+static void
+out_html(OutBytes *o, Py_UCS4 cp)
+{
+    char digits[8];
+    int k = 0;
+    do {
+        digits[k++] = (char)('0' + cp % 10);
+        cp /= 10;
+    } while (cp);
+    *o->p++ = '&';
+    *o->p++ = '#';
+    while (k) {
+        *o->p++ = digits[--k];
+    }
+    *o->p++ = ';';
+}
+
+static uint32_t
+gb18030_four(Py_UCS4 cp)
+{
+    uint32_t pointer = cp - 0x10000 + 189000;
+    uint32_t b1 = pointer / 12600, b2, b3, b4;
+    pointer %= 12600;
+    b2 = pointer / 1260;
+    pointer %= 1260;
+    b3 = pointer / 10;
+    b4 = pointer % 10;
+    return ((b1 + 0x81) << 24) | ((b2 + 0x30) << 16) | ((b3 + 0x81) << 8) | (b4 + 0x30);
+}
+
+enum { ISO_ASCII = 0, ISO_ROMAN = 1, ISO_JIS0208 = 2 };
+
+static void
+out_escape(OutBytes *o, int state)
+{
+    *o->p++ = 0x1B;
+    *o->p++ = state == ISO_JIS0208 ? '$' : '(';
+    *o->p++ = state == ISO_JIS0208 ? 'B' : state == ISO_ROMAN ? 'J' : 'B';
+}
+
+PyDoc_STRVAR(encode_doc,
+"encode(text, start, table, kind, html, stop_astral, /)\n--\n\n"
+"Encode ``text[start:]`` with an encoder table (65536 uint32, see encoders.encoder_table).\n"
+"``kind``: 0 a table encoder, 1 gb18030 (astral code points as four bytes), 2 ISO-2022-JP.\n"
+"Returns ``(bytes, stop)``: ``stop`` is len(text) when done, else the position of a code\n"
+"point left to the caller (an error in fatal mode; any astral code point if stop_astral).");
+
+static PyObject *
+speedups_encode(PyObject *module, PyObject *args)
+{
+    PyObject *text;
+    Py_ssize_t start;
+    Py_buffer table;
+    int kind, html, stop_astral;
+    if (!PyArg_ParseTuple(args, "Uny*ipp:encode", &text, &start, &table, &kind, &html,
+                          &stop_astral)) {
+        return NULL;
+    }
+    if (table.len != 4 * 0x10000 || table.itemsize != 4 || kind < 0 || kind > 2) {
+        PyBuffer_Release(&table);
+        PyErr_SetString(PyExc_ValueError, "encode: bad table or kind");
+        return NULL;
+    }
+    const uint32_t *t = (const uint32_t *)table.buf;
+    const int ukind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (start < 0) {
+        start = 0;
+    }
+    Py_ssize_t cap = 2 * (n - start) + 16;
+    OutBytes o;
+    o.bytes = PyBytes_FromStringAndSize(NULL, cap);
+    if (o.bytes == NULL) {
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    o.p = PyBytes_AS_STRING(o.bytes);
+    o.end = o.p + cap;
+    Py_ssize_t i = start;
+    int state = ISO_ASCII;
+    while (i < n) {
+        /* The widest write per step: "&#1114111;" after an escape sequence. */
+        if (out_reserve(&o, 16) < 0) {
+            goto fail;
+        }
+        Py_UCS4 cp = PyUnicode_READ(ukind, data, i);
+        if (cp >= 0xD800 && cp <= 0xDFFF) {
+            cp = 0xFFFD;
+        }
+        if (kind != ENC_ISO_2022_JP) {
+            if (cp < 0x80) {
+                *o.p++ = (char)cp;
+                i++;
+                continue;
+            }
+            uint32_t v = 0;
+            if (cp < 0x10000) {
+                v = t[cp];
+            } else if (kind == ENC_GB18030) {
+                v = gb18030_four(cp);
+            } else if (stop_astral) {
+                break;
+            }
+            if (v) {
+                out_packed(&o, v);
+            } else if (html) {
+                out_html(&o, cp);
+            } else {
+                break;
+            }
+            i++;
+            continue;
+        }
+        /* ISO-2022-JP: the spec's encoder steps; "restore" = go round without moving on. */
+        if (state != ISO_JIS0208 && (cp == 0x0E || cp == 0x0F || cp == 0x1B)) {
+            if (!html) {
+                break;
+            }
+            out_html(&o, 0xFFFD); /* ASCII digits: the same bytes in the ASCII and Roman states */
+            i++;
+            continue;
+        }
+        if (state == ISO_ASCII && cp < 0x80) {
+            *o.p++ = (char)cp;
+            i++;
+            continue;
+        }
+        if (state == ISO_ROMAN &&
+            ((cp < 0x80 && cp != 0x5C && cp != 0x7E) || cp == 0xA5 || cp == 0x203E)) {
+            *o.p++ = (char)(cp == 0xA5 ? 0x5C : cp == 0x203E ? 0x7E : cp);
+            i++;
+            continue;
+        }
+        if (cp < 0x80 || cp == 0xA5 || cp == 0x203E) {
+            state = cp < 0x80 ? ISO_ASCII : ISO_ROMAN;
+            out_escape(&o, state);
+            continue;
+        }
+        uint32_t v = cp < 0x10000 ? t[cp] : 0;
+        if (v) {
+            if (state != ISO_JIS0208) {
+                state = ISO_JIS0208;
+                out_escape(&o, state);
+            }
+            out_packed(&o, v);
+            i++;
+            continue;
+        }
+        if (state == ISO_JIS0208) {
+            state = ISO_ASCII;
+            out_escape(&o, state);
+        }
+        if (!html) {
+            break;
+        }
+        out_html(&o, cp);
+        i++;
+    }
+    if (kind == ENC_ISO_2022_JP && i >= n && state != ISO_ASCII) {
+        if (out_reserve(&o, 3) < 0) {
+            goto fail;
+        }
+        out_escape(&o, ISO_ASCII);
+    }
+    PyBuffer_Release(&table);
+    if (_PyBytes_Resize(&o.bytes, o.p - PyBytes_AS_STRING(o.bytes)) < 0) {
+        return NULL;
+    }
+    return Py_BuildValue("(Nn)", o.bytes, i);
+fail:
+    PyBuffer_Release(&table);
+    Py_XDECREF(o.bytes);
+    return NULL;
+}
+
 static PyMethodDef speedups_methods[] = {
     {"decode", speedups_decode, METH_VARARGS, decode_doc},
     {"boundary", speedups_boundary, METH_VARARGS, boundary_doc},
+    {"encode", speedups_encode, METH_VARARGS, encode_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -651,7 +877,7 @@ static PyModuleDef_Slot speedups_slots[] = {
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "scrapy_charset.encoding._speedups",
-    .m_doc = "Compiled decoders for the stateless CJK encodings (spec-exact).",
+    .m_doc = "Compiled decoders for the CJK encodings and table encoders (spec-exact).",
     .m_size = 0,
     .m_methods = speedups_methods,
     .m_slots = speedups_slots,
