@@ -712,6 +712,139 @@ out_escape(OutBytes *o, int state)
     *o->p++ = state == ISO_JIS0208 ? 'B' : state == ISO_ROMAN ? 'J' : 'B';
 }
 
+/* The stateless table encoders over text of one Unicode kind (inlined once per kind). Stops
+ * at the end, at an error in fatal mode, or at an astral code point if stop_astral. */
+static ALWAYS_INLINE int
+encode_table_run(OutBytes *o, const void *data, const int ukind, Py_ssize_t *pos, Py_ssize_t n,
+                 const uint32_t *t, int kind, int html, int stop_astral)
+{
+    Py_ssize_t i = *pos;
+    char *p = o->p;
+    while (i < n) {
+        if (o->end - p < 16) {
+            o->p = p;
+            if (out_reserve(o, 16) < 0) {
+                return -1;
+            }
+            p = o->p;
+        }
+        /* Whole runs that need no check for room: at most 4 bytes per character. */
+        Py_ssize_t run_end = i + (o->end - p - 12) / 4;
+        if (run_end > n) {
+            run_end = n;
+        }
+        for (; i < run_end; i++) {
+            Py_UCS4 cp = PyUnicode_READ(ukind, data, i);
+            if (cp < 0x80) {
+                *p++ = (char)cp;
+                continue;
+            }
+            uint32_t v;
+            if (cp < 0x10000) {
+                v = t[ukind == PyUnicode_1BYTE_KIND || cp < 0xD800 || cp > 0xDFFF ? cp : 0xFFFD];
+            } else if (kind == ENC_GB18030) {
+                v = gb18030_four(cp);
+            } else if (stop_astral) {
+                goto stop;
+            } else {
+                v = 0;
+            }
+            if (v < 0x100 && v) {
+                *p++ = (char)v;
+            } else if (v && v < 0x10000) {
+                *p++ = (char)(v >> 8);
+                *p++ = (char)(v & 0xFF);
+            } else if (v) {
+                *p++ = (char)(v >> 24);
+                *p++ = (char)((v >> 16) & 0xFF);
+                *p++ = (char)((v >> 8) & 0xFF);
+                *p++ = (char)(v & 0xFF);
+            } else if (html) {
+                o->p = p;
+                out_html(o, ukind != PyUnicode_1BYTE_KIND && cp >= 0xD800 && cp <= 0xDFFF
+                                ? 0xFFFD
+                                : cp);
+                p = o->p;
+                i++;
+                break; /* the run's room is used up faster than counted: recount */
+            } else {
+                goto stop;
+            }
+        }
+    }
+stop:
+    o->p = p;
+    *pos = i;
+    return 0;
+}
+
+/* The ISO-2022-JP encoder over text of one Unicode kind (inlined once per kind). */
+static ALWAYS_INLINE int
+encode_iso_run(OutBytes *o, const void *data, const int ukind, Py_ssize_t *pos, Py_ssize_t n,
+               const uint32_t *t, int html, int *state_p)
+{
+    Py_ssize_t i = *pos;
+    int state = *state_p;
+    while (i < n) {
+        /* The widest write per step: "&#1114111;" after an escape sequence. */
+        if (o->end - o->p < 16 && out_reserve(o, 16) < 0) {
+            return -1;
+        }
+        Py_UCS4 cp = PyUnicode_READ(ukind, data, i);
+        if (cp >= 0xD800 && cp <= 0xDFFF) {
+            cp = 0xFFFD;
+        }
+        /* ISO-2022-JP: the spec's encoder steps; "restore" = go round without moving on. */
+        if (state != ISO_JIS0208 && (cp == 0x0E || cp == 0x0F || cp == 0x1B)) {
+            if (!html) {
+                goto stop;
+            }
+            out_html(o, 0xFFFD); /* ASCII digits: the same bytes in the ASCII and Roman states */
+            i++;
+            continue;
+        }
+        if (state == ISO_ASCII && cp < 0x80) {
+            *o->p++ = (char)cp;
+            i++;
+            continue;
+        }
+        if (state == ISO_ROMAN &&
+            ((cp < 0x80 && cp != 0x5C && cp != 0x7E) || cp == 0xA5 || cp == 0x203E)) {
+            *o->p++ = (char)(cp == 0xA5 ? 0x5C : cp == 0x203E ? 0x7E : cp);
+            i++;
+            continue;
+        }
+        if (cp < 0x80 || cp == 0xA5 || cp == 0x203E) {
+            state = cp < 0x80 ? ISO_ASCII : ISO_ROMAN;
+            out_escape(o, state);
+            continue;
+        }
+        uint32_t v = cp < 0x10000 ? t[cp] : 0;
+        if (v) {
+            if (state != ISO_JIS0208) {
+                state = ISO_JIS0208;
+                out_escape(o, state);
+            }
+            out_packed(o, v);
+            i++;
+            continue;
+        }
+        if (state == ISO_JIS0208) {
+            state = ISO_ASCII;
+            out_escape(o, state);
+        }
+        if (!html) {
+            goto stop;
+        }
+        out_html(o, cp);
+        i++;
+    }
+stop:
+    *pos = i;
+    *state_p = state;
+    return 0;
+}
+
 PyDoc_STRVAR(encode_doc,
 "encode(text, start, table, kind, html, stop_astral, /)\n--\n\n"
 "Encode ``text[start:]`` with an encoder table (65536 uint32, see encoders.encoder_table).\n"
@@ -753,83 +886,28 @@ speedups_encode(PyObject *module, PyObject *args)
     o.end = o.p + cap;
     Py_ssize_t i = start;
     int state = ISO_ASCII;
-    while (i < n) {
-        /* The widest write per step: "&#1114111;" after an escape sequence. */
-        if (out_reserve(&o, 16) < 0) {
+    if (kind != ENC_ISO_2022_JP) {
+        int r = ukind == PyUnicode_1BYTE_KIND
+                    ? encode_table_run(&o, data, PyUnicode_1BYTE_KIND, &i, n, t, kind, html,
+                                       stop_astral)
+                : ukind == PyUnicode_2BYTE_KIND
+                    ? encode_table_run(&o, data, PyUnicode_2BYTE_KIND, &i, n, t, kind, html,
+                                       stop_astral)
+                    : encode_table_run(&o, data, PyUnicode_4BYTE_KIND, &i, n, t, kind, html,
+                                       stop_astral);
+        if (r < 0) {
             goto fail;
         }
-        Py_UCS4 cp = PyUnicode_READ(ukind, data, i);
-        if (cp >= 0xD800 && cp <= 0xDFFF) {
-            cp = 0xFFFD;
+    }
+    if (kind == ENC_ISO_2022_JP) {
+        int r = ukind == PyUnicode_1BYTE_KIND
+                    ? encode_iso_run(&o, data, PyUnicode_1BYTE_KIND, &i, n, t, html, &state)
+                : ukind == PyUnicode_2BYTE_KIND
+                    ? encode_iso_run(&o, data, PyUnicode_2BYTE_KIND, &i, n, t, html, &state)
+                    : encode_iso_run(&o, data, PyUnicode_4BYTE_KIND, &i, n, t, html, &state);
+        if (r < 0) {
+            goto fail;
         }
-        if (kind != ENC_ISO_2022_JP) {
-            if (cp < 0x80) {
-                *o.p++ = (char)cp;
-                i++;
-                continue;
-            }
-            uint32_t v = 0;
-            if (cp < 0x10000) {
-                v = t[cp];
-            } else if (kind == ENC_GB18030) {
-                v = gb18030_four(cp);
-            } else if (stop_astral) {
-                break;
-            }
-            if (v) {
-                out_packed(&o, v);
-            } else if (html) {
-                out_html(&o, cp);
-            } else {
-                break;
-            }
-            i++;
-            continue;
-        }
-        /* ISO-2022-JP: the spec's encoder steps; "restore" = go round without moving on. */
-        if (state != ISO_JIS0208 && (cp == 0x0E || cp == 0x0F || cp == 0x1B)) {
-            if (!html) {
-                break;
-            }
-            out_html(&o, 0xFFFD); /* ASCII digits: the same bytes in the ASCII and Roman states */
-            i++;
-            continue;
-        }
-        if (state == ISO_ASCII && cp < 0x80) {
-            *o.p++ = (char)cp;
-            i++;
-            continue;
-        }
-        if (state == ISO_ROMAN &&
-            ((cp < 0x80 && cp != 0x5C && cp != 0x7E) || cp == 0xA5 || cp == 0x203E)) {
-            *o.p++ = (char)(cp == 0xA5 ? 0x5C : cp == 0x203E ? 0x7E : cp);
-            i++;
-            continue;
-        }
-        if (cp < 0x80 || cp == 0xA5 || cp == 0x203E) {
-            state = cp < 0x80 ? ISO_ASCII : ISO_ROMAN;
-            out_escape(&o, state);
-            continue;
-        }
-        uint32_t v = cp < 0x10000 ? t[cp] : 0;
-        if (v) {
-            if (state != ISO_JIS0208) {
-                state = ISO_JIS0208;
-                out_escape(&o, state);
-            }
-            out_packed(&o, v);
-            i++;
-            continue;
-        }
-        if (state == ISO_JIS0208) {
-            state = ISO_ASCII;
-            out_escape(&o, state);
-        }
-        if (!html) {
-            break;
-        }
-        out_html(&o, cp);
-        i++;
     }
     if (kind == ENC_ISO_2022_JP && i >= n && state != ISO_ASCII) {
         if (out_reserve(&o, 3) < 0) {
