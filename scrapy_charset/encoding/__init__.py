@@ -1,9 +1,12 @@
-"""The WHATWG Encoding Standard: labels and decoders that match browsers byte for byte.
+"""The WHATWG Encoding Standard: labels, decoders and encoders that match browsers byte for byte.
 
-Pure Python; never imports Scrapy.
+Never imports Scrapy. Importing it registers the ``whatwg-<name>`` Python codecs
+(:mod:`.pycodecs`).
 """
 
+from . import pycodecs
 from .decoders import BomMode, IncrementalDecoder, bom_sniff, decode
+from .encoders import encode, output_encoding
 from .labels import (
     ALL_ENCODINGS,
     REPLACEMENT,
@@ -30,6 +33,10 @@ __all__ = [
     "IncrementalDecoder",
     "bom_sniff",
     "decode",
+    "encode",
     "get_encoding",
     "lookup",
+    "output_encoding",
 ]
+
+pycodecs.register()

@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
-from urllib.parse import quote
 
 import parsel
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 from scrapy.link import Link
+from w3lib.html import strip_html5_whitespace
 
-from ..encoding import REPLACEMENT, UTF_16BE, UTF_16LE, Encoding, lookup
+from ..encoding import UTF_8, Encoding, lookup, output_encoding
+from ..encoding import encode as _encode
+from ..encoding.pycodecs import codec_name as _whatwg_codec
+from ..encoding.pycodecs import encoding_of
 from ..sniffing import DEFAULT_DETECTOR, Decision, decode_html, decode_text, sniff_xml
 from ..sniffing.sniff import decode_as_decided
 
@@ -28,13 +32,14 @@ _UNSET: Any = object()
 
 
 def output_codec(encoding: Encoding) -> str:
-    """The Python codec for URLs and form data: the Encoding Standard's "get an output encoding".
+    """The Python codec a browser encodes this document's URLs and form data with.
 
-    replacement, UTF-16BE and UTF-16LE encode as UTF-8; every other encoding as itself.
+    The Encoding Standard's "get an output encoding" (replacement, UTF-16BE and UTF-16LE
+    encode as UTF-8): ``"utf-8"`` for UTF-8, else the plugin's registered ``whatwg-<name>``
+    codec (``"whatwg-euc-jp"``), the spec's encoder in error mode html (``&#N;``).
     """
-    if encoding in (REPLACEMENT, UTF_16BE, UTF_16LE):
-        return "utf-8"
-    return encoding.python_codec
+    output = output_encoding(encoding)
+    return "utf-8" if output == UTF_8 else _whatwg_codec(output)
 
 
 @cache
@@ -109,32 +114,80 @@ class DetectorGuard:
         return f"DetectorGuard({self.detector!r})"
 
 
-def browser_url(url: str, codec: str) -> str:
-    """``url`` with what ``codec`` cannot encode written as a browser sends it.
+def browser_url(url: str, encoding: Encoding | str) -> str:
+    """``url`` with its query and fragment percent-encoded as a browser does (URL Standard).
 
-    In the query, such a character becomes ``%26%23N%3B`` (its ``&#N;``); the fragment is
-    percent-encoded as UTF-8. Everything else is left for Scrapy to encode as usual.
+    The query is encoded with ``encoding``'s output encoding, a character it lacks written as
+    ``%26%23N%3B`` (*percent-encode after encoding*); the fragment as UTF-8. Bytes outside
+    ASCII and C0 controls are percent-encoded here; the rest of the URL is left for Scrapy
+    (w3lib), which encodes the path as UTF-8, as browsers do.
     """
+    if url.isascii() and not _CONTROL.search(url):
+        return url
     rest, hash_, fragment = url.partition("#")
     base, question, query = rest.partition("?")
     if query:
-        query = "".join(_query_char(char, codec) for char in query)
+        query = percent_encode_after_encoding(query, _as_output(encoding))
     if fragment:
-        fragment = quote(fragment, safe=_URL_SAFE)
+        fragment = _percent_encode(fragment.encode("utf-8", "surrogatepass"))
     return base + question + query + hash_ + fragment
 
 
-_URL_SAFE = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) not in '"<>`')
+_CONTROL = re.compile("[\x00-\x1f]")
+# Bytes written as %XX: C0 controls and everything outside ASCII. The other characters the
+# URL Standard escapes (space, quotes, <, >...) are ASCII, which Scrapy escapes the same way.
+_PERCENT = [f"%{b:02X}" if b < 0x20 or b >= 0x7F else chr(b) for b in range(256)]
 
 
-def _query_char(char: str, codec: str) -> str:
-    if char.isascii():
-        return char
-    try:
-        char.encode(codec)
-    except UnicodeEncodeError:
-        return f"%26%23{ord(char)}%3B"
-    return char
+def _percent_encode(data: bytes) -> str:
+    return "".join([_PERCENT[b] for b in data])
+
+
+def _as_output(encoding: Encoding | str) -> Encoding:
+    if isinstance(encoding, str):
+        whatwg = encoding_of(encoding)
+        if whatwg is not None:
+            encoding = whatwg
+        else:
+            found = lookup(encoding)
+            encoding = found if found is not None else UTF_8
+    return output_encoding(encoding)
+
+
+def percent_encode_after_encoding(text: str, encoding: Encoding) -> str:
+    """The URL Standard's *percent-encode after encoding* for a query, as far as it differs
+    from Scrapy's: a character ``encoding`` lacks becomes ``%26%23N%3B``."""
+    parts: list[str] = []
+    start = 0
+    while True:
+        try:
+            parts.append(_percent_encode(_encode(text[start:], encoding, "fatal")))
+            return "".join(parts)
+        except UnicodeEncodeError as exc:
+            bad = start + exc.start
+            parts.append(_percent_encode(_encode(text[start:bad], encoding, "fatal")))
+            code_point = ord(text[bad])
+            if 0xD800 <= code_point <= 0xDFFF:
+                code_point = 0xFFFD
+            parts.append(f"%26%23{code_point}%3B")
+            start = bad + 1
+
+
+def _url_from_selector(selector: parsel.Selector) -> str:
+    """The URL a selector stands for, as Scrapy's ``follow`` reads it: a string selected
+    (``@href``), or an ``<a>``/``<link>`` element's ``href``. Anything else raises
+    ``ValueError`` as Scrapy does."""
+    root = selector.root
+    if isinstance(root, str):
+        return strip_html5_whitespace(root)
+    if not hasattr(root, "tag"):
+        raise ValueError(f"Unsupported selector: {selector}")
+    if root.tag not in ("a", "link"):
+        raise ValueError(f"Only <a> and <link> elements are supported; got <{root.tag}>")
+    href = root.get("href")
+    if href is None:
+        raise ValueError(f"<{root.tag}> element has no href attribute: {selector}")
+    return strip_html5_whitespace(href)
 
 
 class CharsetResponseMixin:
@@ -221,26 +274,20 @@ class CharsetResponseMixin:
         return self._charset_json
 
     def follow(self, url: Any, *args: Any, **kwargs: Any) -> Any:
-        """Scrapy's ``follow``, but a character the page's encoding lacks does not raise.
+        """Scrapy's ``follow``, with the URL a browser would request.
 
-        Stock Scrapy encodes the query and fragment with the page's codec, strictly. A browser
-        writes such a character in the query as the encoder's ``&#N;``, percent-encoded, and
-        the fragment in UTF-8 (URL Standard, "percent-encode after encoding").
+        The query is encoded with the page's encoding (its Encoding Standard encoder; a
+        character it lacks as ``%26%23N%3B``), the fragment as UTF-8 (URL Standard). The
+        ``encoding`` argument, if given, replaces the page's encoding, as in Scrapy.
         """
-        try:
-            return super().follow(url, *args, **kwargs)  # type: ignore[misc]
-        except UnicodeEncodeError:
-            if isinstance(url, Link):
-                url = url.url
-            elif isinstance(url, parsel.Selector):
-                from scrapy.http.response.text import _url_from_selector
-
-                url = _url_from_selector(url)
-            if not isinstance(url, str):
-                raise
+        if isinstance(url, Link):
+            url = url.url
+        elif isinstance(url, parsel.Selector):
+            url = _url_from_selector(url)
+        if isinstance(url, str) and not (url.isascii() and not _CONTROL.search(url)):
             encoding = kwargs.get("encoding") or self.encoding
-            absolute = browser_url(self.urljoin(url), encoding)  # type: ignore[attr-defined]
-            return super().follow(absolute, *args, **kwargs)  # type: ignore[misc]
+            url = browser_url(self.urljoin(url), encoding)  # type: ignore[attr-defined]
+        return super().follow(url, *args, **kwargs)  # type: ignore[misc]
 
     def replace(self, *args: Any, **kwargs: Any) -> Any:
         # A str body is encoded with the current encoding, as Scrapy does, which then stays

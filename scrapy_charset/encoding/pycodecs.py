@@ -1,0 +1,167 @@
+"""The Encoding Standard's encodings as Python codecs: ``whatwg-<name>`` (``"whatwg-euc-jp"``).
+
+Registered with :func:`codecs.register` when :mod:`scrapy_charset.encoding` is imported, so
+``text.encode("whatwg-shift_jis")`` and ``data.decode("whatwg-shift_jis")`` work anywhere,
+Scrapy and w3lib included. Such a codec does what a browser does and never fails:
+
+- encoding is the spec's encoder in error mode ``html``: a character the encoding lacks becomes
+  ``&#N;``, as in a browser's form submission (``errors="strict"`` and
+  ``"xmlcharrefreplace"`` alike); ``errors="fatal"`` raises :class:`UnicodeEncodeError`
+  instead; any other registered error handler (``"replace"``, ``"ignore"``...) is called as
+  usual for such a character;
+- decoding is the spec's *decode without BOM* in error mode replacement (U+FFFD), whatever
+  ``errors`` says, except ``errors="fatal"``, which raises :class:`UnicodeDecodeError` at the
+  first error.
+
+The replacement encoding has no encoder: ``whatwg-replacement`` encodes as UTF-8 (the spec's
+*get an output encoding*).
+"""
+
+from __future__ import annotations
+
+import codecs
+from typing import Any
+
+from . import reference
+from .decoders import IncrementalDecoder as _IncrementalDecoder
+from .decoders import decode as _decode
+from .encoders import encode as _encode
+from .encoders import output_encoding
+from .labels import ALL_ENCODINGS, Encoding
+
+PREFIX = "whatwg-"
+_BY_KEY: dict[str, Encoding] = {
+    (PREFIX + enc.name.lower()).replace("-", "_"): enc for enc in ALL_ENCODINGS
+}
+
+
+def codec_name(encoding: Encoding) -> str:
+    """The registered codec name of ``encoding`` (``"whatwg-shift_jis"``)."""
+    return PREFIX + encoding.name.lower()
+
+
+def encoding_of(codec: str) -> Encoding | None:
+    """The encoding a ``whatwg-`` codec name stands for, or None."""
+    return _BY_KEY.get(codec.strip().lower().replace("-", "_").replace(" ", "_"))
+
+
+def _encode_with(encoding: Encoding, text: str, errors: str) -> bytes:
+    target = output_encoding(encoding) if encoding.name == "replacement" else encoding
+    if errors in ("strict", "xmlcharrefreplace", "html"):
+        return _encode(text, target, "html")
+    if errors == "fatal":
+        return _encode(text, target, "fatal")
+    # Another error handler: called for each character the encoder lacks.
+    handler = codecs.lookup_error(errors)
+    parts: list[bytes] = []
+    start = 0
+    while True:
+        try:
+            parts.append(_encode(text[start:], target, "fatal"))
+            return b"".join(parts)
+        except UnicodeEncodeError as exc:
+            bad = start + exc.start
+            parts.append(_encode(text[start:bad], target, "fatal"))
+            error = UnicodeEncodeError(codec_name(encoding), text, bad, bad + 1, exc.reason)
+            replacement, resume = handler(error)
+            if isinstance(replacement, str):
+                parts.append(_encode(replacement, target, "html"))
+            else:
+                parts.append(bytes(replacement))
+            start = resume if resume >= 0 else len(text) + resume
+
+
+def _decode_with(encoding: Encoding, data: bytes, errors: str) -> str:
+    text = _decode(data, encoding, bom="keep")
+    if errors == "fatal" and "\ufffd" in text:
+        position = _first_error(data, encoding)
+        if position is not None:
+            raise UnicodeDecodeError(
+                codec_name(encoding), data, position[0], position[1], "invalid sequence"
+            )
+    return text
+
+
+def _first_error(data: bytes, encoding: Encoding) -> tuple[int, int] | None:
+    """Where the spec's decoder first errs on ``data`` (in fatal mode it would stop there)."""
+    if encoding.name in ("UTF-8", "UTF-16BE", "UTF-16LE"):
+        codec = {"UTF-8": "utf-8", "UTF-16BE": "utf-16-be", "UTF-16LE": "utf-16-le"}
+        try:
+            data.decode(codec[encoding.name])
+        except UnicodeDecodeError as exc:
+            return exc.start, exc.end
+        return None
+    if encoding.name == "replacement":
+        return (0, len(data)) if data else None
+    position = 0
+    while position < len(data):
+        output, after = reference.step_from(reference.new_decoder(encoding), data, position)
+        unit = data[position:after]
+        if "\ufffd" in output and not (encoding.name == "gb18030" and unit == b"\x841\xa47"):
+            return position, max(after, position + 1)
+        position = max(after, position + 1)
+    return None
+
+
+def _codec_info(encoding: Encoding) -> codecs.CodecInfo:
+    def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
+        return _encode_with(encoding, text, errors), len(text)
+
+    def decode(data: Any, errors: str = "strict") -> tuple[str, int]:
+        raw = bytes(data)
+        return _decode_with(encoding, raw, errors), len(raw)
+
+    class IncrementalEncoder(codecs.IncrementalEncoder):
+        # Each chunk is encoded whole (an ISO-2022-JP chunk ends in the ASCII state).
+        def encode(self, input: str, final: bool = False) -> bytes:
+            return _encode_with(encoding, input, self.errors)
+
+    class IncrementalDecoder(codecs.IncrementalDecoder):
+        def __init__(self, errors: str = "strict") -> None:
+            super().__init__(errors)
+            self._decoder = _IncrementalDecoder(encoding, bom="keep")
+
+        def decode(self, input: Any, final: bool = False) -> str:
+            return self._decoder.decode(bytes(input), final)
+
+        def reset(self) -> None:
+            self._decoder.reset()
+
+    class StreamWriter(codecs.StreamWriter):
+        def encode(self, input: str, errors: str = "strict") -> tuple[bytes, int]:
+            return _encode_with(encoding, input, errors), len(input)
+
+    class StreamReader(codecs.StreamReader):
+        def decode(self, input: Any, errors: str = "strict") -> tuple[str, int]:
+            # Whole buffers only: StreamReader re-feeds what a call leaves undecoded.
+            raw = bytes(input)
+            return _decode_with(encoding, raw, errors), len(raw)
+
+    return codecs.CodecInfo(
+        encode=encode,
+        decode=decode,
+        incrementalencoder=IncrementalEncoder,
+        incrementaldecoder=IncrementalDecoder,
+        streamwriter=StreamWriter,
+        streamreader=StreamReader,
+        name=codec_name(encoding),
+    )
+
+
+def search(name: str) -> codecs.CodecInfo | None:
+    """The :func:`codecs.register` search function for the ``whatwg-`` codecs."""
+    encoding = encoding_of(name)
+    return None if encoding is None else _codec_info(encoding)
+
+
+_REGISTERED: list[bool] = []
+
+
+def register() -> None:
+    """Register the ``whatwg-`` codecs (once; importing the package does it)."""
+    if not _REGISTERED:
+        codecs.register(search)
+        _REGISTERED.append(True)
+
+
+__all__ = ["PREFIX", "codec_name", "encoding_of", "register", "search"]
