@@ -1,6 +1,6 @@
 """The WHATWG Encoding Standard: labels, decoders and encoders that match browsers byte for byte.
 
-Never imports Scrapy. Importing it registers the ``whatwg-<name>`` Python codecs
+Never imports Scrapy. Importing it registers the ``scrapy-charset-<name>`` Python codecs
 (:mod:`.pycodecs`).
 """
 

@@ -9,8 +9,9 @@ same generated index modules the decoders read, with each encoding's rules from 
 (https://encoding.spec.whatwg.org/, the *encoder* steps of sections 9-14):
 
 - single-byte encodings: the index pointer plus 0x80; x-user-defined: U+F780-U+F7FF;
-- gb18030: the index, else the *index gb18030 ranges pointer* as four bytes; U+E5E5 is an
-  error. GBK: the same two-byte part, U+20AC as 0x80, no four-byte sequences;
+- gb18030: 18 private-use code points as their GB18030-2005 bytes, then the index, else the
+  *index gb18030 ranges pointer* as four bytes; U+E5E5 is an error. GBK: the same two-byte
+  part, U+20AC as 0x80, no four-byte sequences;
 - Big5: the *index Big5 pointer* (pointers below (0xA1 - 0x81) * 157, the HKSCS extensions, are
   never used; U+2550, U+255E, U+2561, U+256A, U+5341 and U+5345 take their last pointer);
 - EUC-JP: JIS X 0208 only (no JIS X 0212), U+00A5 -> 0x5C, U+203E -> 0x7E, U+2212 as U+FF0D,
@@ -29,7 +30,8 @@ from __future__ import annotations
 
 import re
 from array import array
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
 from types import ModuleType
 from typing import Literal, TypeAlias
 
@@ -46,6 +48,15 @@ _TO_UTF_8 = frozenset({"replacement", "UTF-16BE", "UTF-16LE"})
 BIG5_LAST_POINTER = frozenset({0x2550, 0x255E, 0x2561, 0x256A, 0x5341, 0x5345})
 BIG5_EXCLUDED_BELOW = (0xA1 - 0x81) * 157
 SHIFT_JIS_EXCLUDED = range(8272, 8836)
+# The gb18030/GBK encoder's table of private-use code points written as the two bytes GB18030-2005
+# gave them (their pointers now decode to the characters GB18030-2022 assigned).
+GB18030_PUA_BYTES: dict[int, bytes] = {
+    0xE78D: b"\xa6\xd9", 0xE78E: b"\xa6\xda", 0xE78F: b"\xa6\xdb", 0xE790: b"\xa6\xdc",
+    0xE791: b"\xa6\xdd", 0xE792: b"\xa6\xde", 0xE793: b"\xa6\xdf", 0xE794: b"\xa6\xec",
+    0xE795: b"\xa6\xed", 0xE796: b"\xa6\xf3", 0xE81E: b"\xfe\x59", 0xE826: b"\xfe\x61",
+    0xE82B: b"\xfe\x66", 0xE82C: b"\xfe\x67", 0xE832: b"\xfe\x6d", 0xE843: b"\xfe\x7e",
+    0xE854: b"\xfe\x90", 0xE864: b"\xfe\xa0",
+}
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
 # How the compiled encoder treats a table: kind numbers shared with _speedups.c.
@@ -164,6 +175,8 @@ def _fill_gb18030(table: array[int], gbk: bool) -> None:
     for cp, pointer in pointers.items():
         lead, trail = divmod(pointer, 190)
         table[cp] = _pack(lead + 0x81, trail + (0x40 if trail < 0x3F else 0x41))
+    for cp, pair in GB18030_PUA_BYTES.items():
+        table[cp] = _pack(*pair)
     table[0xE5E5] = 0
     if gbk:
         table[0x20AC] = 0x80
@@ -218,7 +231,7 @@ class EncodeError(UnicodeEncodeError):
 
 def _error(encoding: Encoding, text: str, pos: int) -> UnicodeEncodeError:
     return UnicodeEncodeError(
-        f"whatwg-{encoding.name.lower()}",
+        f"scrapy-charset-{encoding.name.lower()}",
         text,
         pos,
         pos + 1,
@@ -242,24 +255,74 @@ def encode(text: str, encoding: Encoding | str, errors: ErrorMode = "html") -> b
     lone surrogate counts as U+FFFD (the spec encodes scalar values). replacement has no
     encoder (``ValueError``): apply :func:`output_encoding` first, as browsers do.
     """
-    if not isinstance(text, str):
+    try:
+        encoder = _ENCODERS[encoding, errors]
+    except (KeyError, TypeError):
+        encoder = _new_encoder(encoding, errors)
+    if type(text) is not str and not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
+    return encoder(text)
+
+
+Encoder: TypeAlias = Callable[[str], bytes]
+# (encoding or label as given, error mode) -> encoder; bounded by the labels in use.
+_ENCODERS: dict[tuple[object, str], Encoder] = {}
+_MAX_CACHED = 512
+
+
+def encoder(encoding: Encoding | str, errors: ErrorMode = "html") -> Encoder:
+    """A function encoding a string as :func:`encode` does with these arguments (made once)."""
+    try:
+        return _ENCODERS[encoding, errors]
+    except (KeyError, TypeError):
+        return _new_encoder(encoding, errors)
+
+
+def _new_encoder(encoding: Encoding | str, errors: str) -> Encoder:
     if errors not in ("html", "fatal"):
         raise ValueError(f"errors must be 'html' or 'fatal', not {errors!r}")
     enc = get_encoding(encoding)
+    made = _make_encoder(enc, errors)  # type: ignore[arg-type]
+    if len(_ENCODERS) < _MAX_CACHED and isinstance(encoding, (str, Encoding)):
+        _ENCODERS[encoding, errors] = made
+    return made
+
+
+def _make_encoder(enc: Encoding, errors: ErrorMode) -> Encoder:
     name = enc.name
     if name == "UTF-8":
-        return _encode_utf(text, "utf-8")
+        return partial(_encode_utf, codec="utf-8")
     if name in ("UTF-16BE", "UTF-16LE"):
-        return _encode_utf(text, "utf-16-be" if name == "UTF-16BE" else "utf-16-le")
+        return partial(_encode_utf, codec="utf-16-be" if name == "UTF-16BE" else "utf-16-le")
     if name == "replacement":
         raise ValueError("the replacement encoding has no encoder; use output_encoding()")
-    if text.isascii() and name != "ISO-2022-JP":
-        return text.encode("ascii")
     compiled = _compiled()
-    if compiled is not None:
-        return _encode_compiled(compiled, text, enc, errors)
-    return encode_python(text, enc, errors)
+    if compiled is None:
+        return partial(_encode_python_checked, encoding=enc, errors=errors)
+    table = encoder_table(name)
+    kind = _kind(name)
+    html = errors == "html"
+    c_encode = compiled.encode
+    if html and name != "Big5":
+        # Nothing stops the compiled encoder: one call does it all.
+        def encode_all(text: str) -> bytes:
+            return c_encode(text, 0, table, kind, True, False)[0]  # type: ignore[no-any-return]
+
+        return encode_all
+
+    def encode_stops(text: str) -> bytes:
+        chunk, stop = c_encode(text, 0, table, kind, html, name == "Big5")
+        if stop >= len(text):
+            return chunk  # type: ignore[no-any-return]
+        return _finish_compiled(c_encode, text, enc, html, chunk, stop)
+
+    return encode_stops
+
+
+def _encode_python_checked(text: str, encoding: Encoding, errors: ErrorMode) -> bytes:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    return encode_python(text, encoding, errors)
 
 
 def _encode_utf(text: str, codec: str) -> bytes:
@@ -277,20 +340,22 @@ def _kind(name: str) -> int:
     return TABLE
 
 
-def _encode_compiled(compiled: ModuleType, text: str, enc: Encoding, errors: ErrorMode) -> bytes:
+def _finish_compiled(
+    c_encode: Callable[..., tuple[bytes, int]],
+    text: str,
+    enc: Encoding,
+    html: bool,
+    chunk: bytes,
+    stop: int,
+) -> bytes:
+    """Go on where the compiled encoder stopped: Big5's astral code points and, in fatal
+    mode, the first error."""
     table = encoder_table(enc.name)
     kind = _kind(enc.name)
-    html = errors == "html"
     big5 = enc.name == "Big5"
-    parts: list[bytes] = []
-    start = 0
+    parts = [chunk]
     n = len(text)
-    while True:
-        # html mode stops only at Big5's astral code points; fatal mode at any error.
-        chunk, stop = compiled.encode(text, start, table, kind, html, big5)
-        parts.append(chunk)
-        if stop >= n:
-            return b"".join(parts)
+    while stop < n:
         cp = ord(text[stop])
         packed = big5_astral().get(cp) if big5 else None
         if packed is not None:
@@ -299,7 +364,9 @@ def _encode_compiled(compiled: ModuleType, text: str, enc: Encoding, errors: Err
             parts.append(_html(_scalar(cp)))
         else:
             raise _error(enc, text, stop)
-        start = stop + 1
+        chunk, stop = c_encode(text, stop + 1, table, kind, html, big5)
+        parts.append(chunk)
+    return b"".join(parts)
 
 
 def encode_python(text: str, encoding: Encoding | str, errors: ErrorMode = "html") -> bytes:

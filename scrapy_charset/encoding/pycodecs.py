@@ -1,8 +1,8 @@
-"""The Encoding Standard's encodings as Python codecs: ``whatwg-<name>`` (``"whatwg-euc-jp"``).
+"""The Encoding Standard's encodings as Python codecs: ``scrapy-charset-<name>``.
 
 Registered with :func:`codecs.register` when :mod:`scrapy_charset.encoding` is imported, so
-``text.encode("whatwg-shift_jis")`` and ``data.decode("whatwg-shift_jis")`` work anywhere,
-Scrapy and w3lib included. Such a codec does what a browser does and never fails:
+``text.encode("scrapy-charset-shift_jis")`` and ``data.decode("scrapy-charset-euc-jp")`` work
+anywhere, Scrapy and w3lib included. Such a codec does what a browser does and never fails:
 
 - encoding is the spec's encoder in error mode ``html``: a character the encoding lacks becomes
   ``&#N;``, as in a browser's form submission (``errors="strict"`` and
@@ -13,8 +13,11 @@ Scrapy and w3lib included. Such a codec does what a browser does and never fails
   ``errors`` says, except ``errors="fatal"``, which raises :class:`UnicodeDecodeError` at the
   first error.
 
-The replacement encoding has no encoder: ``whatwg-replacement`` encodes as UTF-8 (the spec's
-*get an output encoding*).
+The prefix is the project's own: other packages (turbohtml) register ``whatwg-*`` codecs that
+raise on unencodable characters, and the first registered search function wins a name.
+
+The replacement encoding has no encoder: ``scrapy-charset-replacement`` encodes as UTF-8 (the
+spec's *get an output encoding*).
 """
 
 from __future__ import annotations
@@ -26,28 +29,35 @@ from . import reference
 from .decoders import IncrementalDecoder as _IncrementalDecoder
 from .decoders import decode as _decode
 from .encoders import encode as _encode
-from .encoders import output_encoding
+from .encoders import encoder, output_encoding
 from .labels import ALL_ENCODINGS, Encoding
 
-PREFIX = "whatwg-"
+PREFIX = "scrapy-charset-"
 _BY_KEY: dict[str, Encoding] = {
     (PREFIX + enc.name.lower()).replace("-", "_"): enc for enc in ALL_ENCODINGS
 }
 
 
 def codec_name(encoding: Encoding) -> str:
-    """The registered codec name of ``encoding`` (``"whatwg-shift_jis"``)."""
+    """The registered codec name of ``encoding`` (``"scrapy-charset-shift_jis"``)."""
     return PREFIX + encoding.name.lower()
 
 
 def encoding_of(codec: str) -> Encoding | None:
-    """The encoding a ``whatwg-`` codec name stands for, or None."""
+    """The encoding a ``scrapy-charset-`` codec name stands for, or None."""
     return _BY_KEY.get(codec.strip().lower().replace("-", "_").replace(" ", "_"))
 
 
+_HTML_ERRORS = frozenset({"strict", "xmlcharrefreplace", "html"})
+
+
+def _target(encoding: Encoding) -> Encoding:
+    return output_encoding(encoding) if encoding.name == "replacement" else encoding
+
+
 def _encode_with(encoding: Encoding, text: str, errors: str) -> bytes:
-    target = output_encoding(encoding) if encoding.name == "replacement" else encoding
-    if errors in ("strict", "xmlcharrefreplace", "html"):
+    target = _target(encoding)
+    if errors in _HTML_ERRORS:
         return _encode(text, target, "html")
     if errors == "fatal":
         return _encode(text, target, "fatal")
@@ -104,7 +114,11 @@ def _first_error(data: bytes, encoding: Encoding) -> tuple[int, int] | None:
 
 
 def _codec_info(encoding: Encoding) -> codecs.CodecInfo:
+    html_encoder = encoder(_target(encoding), "html")
+
     def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
+        if errors in _HTML_ERRORS:
+            return html_encoder(text), len(text)
         return _encode_with(encoding, text, errors), len(text)
 
     def decode(data: Any, errors: str = "strict") -> tuple[str, int]:
@@ -149,7 +163,7 @@ def _codec_info(encoding: Encoding) -> codecs.CodecInfo:
 
 
 def search(name: str) -> codecs.CodecInfo | None:
-    """The :func:`codecs.register` search function for the ``whatwg-`` codecs."""
+    """The :func:`codecs.register` search function for the ``scrapy-charset-`` codecs."""
     encoding = encoding_of(name)
     return None if encoding is None else _codec_info(encoding)
 
@@ -158,7 +172,7 @@ _REGISTERED: list[bool] = []
 
 
 def register() -> None:
-    """Register the ``whatwg-`` codecs (once; importing the package does it)."""
+    """Register the ``scrapy-charset-`` codecs (once; importing the package does it)."""
     if not _REGISTERED:
         codecs.register(search)
         _REGISTERED.append(True)

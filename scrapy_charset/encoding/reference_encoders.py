@@ -14,6 +14,14 @@ from .reference import load_index
 from .tables.single_byte_data import SINGLE_BYTE
 
 ERROR = "error"
+# The spec's table in the gb18030 encoder: code point -> bytes.
+_GB18030_PUA = {
+    0xE78D: b"\xa6\xd9", 0xE78E: b"\xa6\xda", 0xE78F: b"\xa6\xdb", 0xE790: b"\xa6\xdc",
+    0xE791: b"\xa6\xdd", 0xE792: b"\xa6\xde", 0xE793: b"\xa6\xdf", 0xE794: b"\xa6\xec",
+    0xE795: b"\xa6\xed", 0xE796: b"\xa6\xf3", 0xE81E: b"\xfe\x59", 0xE826: b"\xfe\x61",
+    0xE82B: b"\xfe\x66", 0xE82C: b"\xfe\x67", 0xE832: b"\xfe\x6d", 0xE843: b"\xfe\x7e",
+    0xE854: b"\xfe\x90", 0xE864: b"\xfe\xa0",
+}
 _NULL = "\x00"
 
 
@@ -76,6 +84,8 @@ def gb18030(cp: int, is_gbk: bool) -> bytes | str:
         return ERROR
     if is_gbk and cp == 0x20AC:
         return b"\x80"
+    if cp in _GB18030_PUA:
+        return _GB18030_PUA[cp]
     pointer = index_pointer(load_index("index_gb18030_data"), cp)
     if pointer is not None:
         lead = pointer // 190 + 0x81

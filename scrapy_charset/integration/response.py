@@ -35,8 +35,8 @@ def output_codec(encoding: Encoding) -> str:
     """The Python codec a browser encodes this document's URLs and form data with.
 
     The Encoding Standard's "get an output encoding" (replacement, UTF-16BE and UTF-16LE
-    encode as UTF-8): ``"utf-8"`` for UTF-8, else the plugin's registered ``whatwg-<name>``
-    codec (``"whatwg-euc-jp"``), the spec's encoder in error mode html (``&#N;``).
+    encode as UTF-8): ``"utf-8"`` for UTF-8, else the plugin's registered ``scrapy-charset-<name>``
+    codec (``"scrapy-charset-euc-jp"``), the spec's encoder in error mode html (``&#N;``).
     """
     output = output_encoding(encoding)
     return "utf-8" if output == UTF_8 else _whatwg_codec(output)

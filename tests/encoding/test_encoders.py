@@ -167,6 +167,17 @@ def test_spec_rules(name: str, text: str, expected: bytes, encoder: str) -> None
         assert reference_encoders.encode(text, name) == expected
 
 
+def test_gb18030_private_use_code_points_take_their_2005_bytes(encoder: str) -> None:
+    # The spec's table: each PUA code point as the two bytes GB18030-2005 (and Python's
+    # codec) gives it, although those bytes now decode to a GB18030-2022 character.
+    assert len(encoders.GB18030_PUA_BYTES) == 18
+    for cp, data in encoders.GB18030_PUA_BYTES.items():
+        assert data.decode("gb18030") == chr(cp)  # Python's codec is GB18030-2005
+        assert decode(data, "gb18030") != chr(cp)
+        for name in ("gb18030", "GBK"):
+            assert encode(chr(cp), name, "fatal") == data
+
+
 def test_output_encoding() -> None:
     assert output_encoding("replacement").name == "UTF-8"
     assert output_encoding("utf-16le").name == "UTF-8"

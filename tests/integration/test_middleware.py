@@ -57,7 +57,7 @@ def test_meta_declared_shift_jis_page_reads_as_written() -> None:
     assert result.text == source
     assert result.css("title::text").get() == JA
     assert result.xpath("//p/text()").get() == JA
-    assert result.encoding == "whatwg-shift_jis"
+    assert result.encoding == "scrapy-charset-shift_jis"
     assert "charset:meta" in result.flags
     decision = result.charset_decision
     assert (decision.encoding.name, decision.source, decision.label) == (
@@ -202,7 +202,7 @@ def test_meta_forced_encoding_wins_and_is_logged_once(caplog: pytest.LogCaptureF
             result = mw.process_response(request, response)
             assert result.text == source
             assert "charset:forced" in result.flags
-            assert result.encoding == "whatwg-koi8-r"
+            assert result.encoding == "scrapy-charset-koi8-r"
     assert charset_stats(crawler)["charset/forced"] == 2
     assert "charset/conflict" not in charset_stats(crawler)  # overruled on purpose
     assert len([r for r in caplog.records if "Forced" in r.getMessage()]) == 1
@@ -403,7 +403,7 @@ def test_replace_with_new_body_decodes_it_the_browser_way() -> None:
     russian = f"<meta charset=koi8-r><p>{RU}</p>"
     other = result.replace(body=russian.encode("koi8-r"))
     assert isinstance(other, HtmlResponse)
-    assert other.text == russian and other.encoding == "whatwg-koi8-r"
+    assert other.text == russian and other.encoding == "scrapy-charset-koi8-r"
     assert other.charset_decision.source is Source.META
 
     as_str = result.replace(body=f"<p>{JA}</p>")
@@ -417,7 +417,7 @@ def test_replace_with_new_body_decodes_it_the_browser_way() -> None:
 def test_response_built_directly_decodes_lazily() -> None:
     body, source = japanese_page()
     response = CharsetHtmlResponse("http://x.com/", body=body)
-    assert response.encoding == "whatwg-shift_jis" and response.text == source
+    assert response.encoding == "scrapy-charset-shift_jis" and response.text == source
     assert response.charset_decision.source is Source.META
 
 

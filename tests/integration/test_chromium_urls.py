@@ -1,0 +1,274 @@
+"""Links, follow() and form requests against the URLs and bodies Chromium sent, page by page.
+
+Fixture: ``tests/data/chromium/urls.jsonl.gz`` (``scripts/chromium/record_urls.py``): one page
+per encoding, its samples being the characters where the Encoding Standard's encoder and a
+Python codec Scrapy could use differ, characters the encoding lacks, and ASCII punctuation.
+
+Two kinds of assertion:
+
+- never worse than stock Scrapy: every page goes through a stock ``HtmlResponse`` and through
+  the plugin's response; for each link (``LinkExtractor``, ``follow()``) and each form field
+  (GET URL, POST body), where stock Scrapy gives Chromium's result the plugin must too, and the
+  plugin may not raise where stock Scrapy does not;
+- the browser's bytes: the plugin equals Chromium except where Scrapy itself (w3lib) writes
+  the same bytes differently, listed and explained in ``SCRAPY_DIFFERENCES``.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import html
+import json
+import re
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote_to_bytes, urlsplit
+
+import pytest
+from scrapy.exceptions import ScrapyDeprecationWarning
+from scrapy.http import FormRequest, HtmlResponse
+from scrapy.linkextractors import LinkExtractor
+from w3lib.url import safe_url_string
+
+from scrapy_charset.encoding import encode, output_encoding
+from scrapy_charset.integration.response import CharsetHtmlResponse
+
+FIXTURE = Path(__file__).parents[1] / "data" / "chromium" / "urls.jsonl.gz"
+with gzip.open(FIXTURE, "rt", encoding="utf-8") as _f:
+    BROWSER: dict[str, Any] = json.loads(_f.readline())
+    PAGES: list[dict[str, Any]] = [json.loads(line) for line in _f]
+
+
+def _page_url(page: dict[str, Any]) -> str:
+    href = next(iter(page["chromium"]["hrefs"].values()))
+    return f"http://{urlsplit(href).netloc}/page/{page['encoding']}"
+
+
+def responses(page: dict[str, Any]) -> tuple[HtmlResponse, CharsetHtmlResponse]:
+    body = base64.b64decode(page["body_b64"])
+    headers = dict(page["headers"])
+    url = _page_url(page)
+    return (
+        HtmlResponse(url, body=body, headers=headers),
+        CharsetHtmlResponse(url, body=body, headers=headers),
+    )
+
+
+Outcome = tuple[str, str]  # ("ok", value) or ("raised", exception type)
+
+
+def _outcome(make: Callable[[], str]) -> Outcome:
+    try:
+        return ("ok", make())
+    except Exception as exc:  # stock Scrapy's failures are part of what is compared
+        return ("raised", type(exc).__name__)
+
+
+def link_outcomes(response: HtmlResponse) -> dict[str, Outcome]:
+    """Per link id: the URL LinkExtractor gives (a link it drops counts as raised)."""
+    links = {link.text: link.url for link in LinkExtractor(unique=False).extract_links(response)}
+    ids = response.css("a::attr(id)").getall()
+    return {i: ("ok", links[i]) if i in links else ("raised", "dropped") for i in ids}
+
+
+def follow_outcomes(response: HtmlResponse) -> dict[str, Outcome]:
+    return {
+        a.attrib["id"]: _outcome(lambda a=a: response.follow(a).url) for a in response.css("a")
+    }
+
+
+def _from_response(response: HtmlResponse, formid: str) -> FormRequest:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ScrapyDeprecationWarning)
+        return FormRequest.from_response(response, formid=formid)
+
+
+def _pairs(encoded: str) -> dict[str, str]:
+    return dict(pair.partition("=")[::2] for pair in encoded.split("&") if pair)
+
+
+def form_outcomes(response: HtmlResponse, formid: str) -> dict[str, Outcome]:
+    """Per field name: its encoded value in the GET URL's query or the POST body."""
+    try:
+        request = _from_response(response, formid)
+    except Exception as exc:
+        return {"*": ("raised", type(exc).__name__)}
+    encoded = urlsplit(request.url).query if formid == "get" else request.body.decode("ascii")
+    return {name: ("ok", value) for name, value in _pairs(encoded).items()}
+
+
+def browser_forms(page: dict[str, Any], formid: str) -> dict[str, str]:
+    chromium = page["chromium"]
+    encoded = urlsplit(chromium["get"]).query if formid == "get" else chromium["post"]
+    return _pairs(encoded)
+
+
+def _ids(pages: list[dict[str, Any]]) -> list[str]:
+    return [p["encoding"] for p in pages]
+
+
+def test_fixture_covers_every_encoding() -> None:
+    from scrapy_charset.encoding import ALL_ENCODINGS
+
+    assert {p["encoding"] for p in PAGES} == {
+        e.name for e in ALL_ENCODINGS if e.name != "replacement"
+    }
+    assert BROWSER["meta"]["browser"] == "Chromium"
+    for page in PAGES:
+        kinds = {kind.partition(":")[0] for _, _, kind in page["samples"]}
+        assert "ascii" in kinds and kinds - {"ascii"}, page["encoding"]
+        # A click requests what a.href says (minus the fragment).
+        for link, target in page["chromium"]["nav"].items():
+            href = page["chromium"]["hrefs"][link]
+            assert href.partition("#")[0].endswith(target)
+
+
+def _check_never_worse(
+    what: str, stock: dict[str, Outcome], plugin: dict[str, Outcome], browser: dict[str, str]
+) -> list[str]:
+    problems = []
+    stock_failed_all = stock.get("*", ("ok", ""))[0] == "raised"
+    if plugin.get("*", ("ok", ""))[0] == "raised" and not stock_failed_all:
+        return [f"{what}: the plugin raised {plugin['*'][1]}, stock Scrapy did not"]
+    for key, expected in browser.items():
+        got = plugin.get(key, ("raised", "missing"))
+        if stock_failed_all:
+            if got[0] == "raised":
+                problems.append(f"{what} {key}: both raised")  # only a problem for the plugin
+            continue
+        was = stock.get(key, ("raised", "missing"))
+        if got[0] == "raised" and was[0] != "raised":
+            problems.append(f"{what} {key}: plugin {got[1]}, stock gave {was[1]!r}")
+        elif was == ("ok", expected) and got != ("ok", expected):
+            problems.append(f"{what} {key}: stock matches {expected!r}, plugin gave {got[1]!r}")
+    return [p for p in problems if not p.endswith("both raised")]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+def test_never_worse_than_stock_scrapy(page: dict[str, Any]) -> None:
+    stock, plugin = responses(page)
+    hrefs = page["chromium"]["hrefs"]
+    problems = _check_never_worse("link", link_outcomes(stock), link_outcomes(plugin), hrefs)
+    problems += _check_never_worse(
+        "follow", follow_outcomes(stock), follow_outcomes(plugin), hrefs
+    )
+    for formid in ("get", "post"):
+        problems += _check_never_worse(
+            formid,
+            form_outcomes(stock, formid),
+            form_outcomes(plugin, formid),
+            browser_forms(page, formid),
+        )
+    assert not problems, "\n".join(problems)
+
+
+# --- The browser's bytes ----------------------------------------------------------------------
+# What Scrapy itself (w3lib, urllib) writes differently from Chromium whatever the encoding,
+# stock Scrapy and the plugin alike; the comparisons below apply it to Chromium's side:
+# - Request URLs go through w3lib's safe_url_string, which also escapes \ ^ ` { | } [ ] in
+#   the query and fragment (the URL Standard leaves them);
+# - form data is written by urllib's urlencode: "*" as %2A and "~" as is (browsers: "*" and
+#   %7E); FormRequest.from_response does not normalize line breaks to CRLF (field "t");
+# - LinkExtractor (w3lib) encodes the fragment with the page's encoding instead of UTF-8, and
+#   a character the encoding lacks as &%23N; instead of %26%23N%3B (the codec's &#N; before
+#   w3lib quotes it).
+_FORM_FIELD_WITH_LINE_BREAKS = "t"
+
+
+def _dom_text(sample_id: str, text: str) -> str:
+    """The text the HTML parser gives a sample written as character references (``n``
+    links: &#128;-&#159; become windows-1252's characters)."""
+    if sample_id.startswith("n"):
+        return html.unescape("".join(f"&#{ord(c)};" for c in text))
+    return text
+
+
+def _percent(data: bytes, keep: Callable[[int], bool]) -> str:
+    return "".join(chr(b) if keep(b) else f"%{b:02X}" for b in data)
+
+
+def spec_percent_encode(text: str, encoding: str, keep: Callable[[int], bool]) -> str:
+    """The URL Standard's *percent-encode after encoding* with the standard's encoder."""
+    out: list[str] = []
+    start = 0
+    target = output_encoding(encoding)
+    while True:
+        try:
+            out.append(_percent(encode(text[start:], target, "fatal"), keep))
+            return "".join(out)
+        except UnicodeEncodeError as exc:
+            bad = start + exc.start
+            out.append(_percent(encode(text[start:bad], target, "fatal"), keep))
+            out.append(f"%26%23{ord(text[bad])}%3B")
+            start = bad + 1
+
+
+def _query_keep(b: int) -> bool:  # the special-query percent-encode set's complement
+    return 0x20 < b < 0x7F and b not in b'"#<>\''
+
+
+def _fragment_keep(b: int) -> bool:
+    return 0x20 < b < 0x7F and b not in b'"<>`'
+
+
+def _form_keep(b: int) -> bool:  # the application/x-www-form-urlencoded set's complement
+    return chr(b).isascii() and (chr(b).isalnum() or b in b"*-._")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+def test_chromium_encodes_as_the_standard(page: dict[str, Any]) -> None:
+    """Chromium's query, fragment and form data are the Encoding Standard's encoder's (so the
+    spec, the encoders here and the browser agree; Firefox is not needed as a tie-breaker)."""
+    encoding = page["encoding"]
+    texts = {sample_id: text for sample_id, text, _ in page["samples"]}
+    forms = browser_forms(page, "get")
+    checked = 0
+    for link, href in page["chromium"]["hrefs"].items():
+        if link.startswith("r"):
+            continue  # raw bytes may decode to other characters (0x5C is "\" in Shift_JIS)
+        text = _dom_text(link, texts[link[1:]])
+        if set(text) & set("?#\\"):
+            continue  # they end the query or count as "/" in the path
+        query = spec_percent_encode(text, encoding, _query_keep)
+        fragment = _percent(text.encode("utf-8"), _fragment_keep)
+        assert href.endswith(f"?q={query}#{fragment}"), (link, text)
+        form = spec_percent_encode(text, encoding, _form_keep).replace("%20", "+")
+        assert forms[link] == form, (link, text)
+        checked += 1
+    assert checked >= 5
+
+
+def _scrapy_url(url: str) -> str:
+    return safe_url_string(url)
+
+
+def _unencodable_as_w3lib_writes_it(url: str) -> str:
+    return re.sub(r"%26%23(\d+)%3B", r"&%23\1;", url)
+
+
+def _form_bytes(value: str) -> bytes:
+    return unquote_to_bytes(value.replace("+", " "))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids(PAGES))
+def test_the_plugin_sends_the_browsers_bytes(page: dict[str, Any]) -> None:
+    _, plugin = responses(page)
+    hrefs = page["chromium"]["hrefs"]
+    follow = follow_outcomes(plugin)
+    links = link_outcomes(plugin)
+    for link, href in hrefs.items():
+        assert follow[link] == ("ok", _scrapy_url(href)), link
+        without_fragment = _unencodable_as_w3lib_writes_it(_scrapy_url(href).partition("#")[0])
+        assert links[link][0] == "ok", link
+        assert links[link][1].partition("#")[0] == without_fragment, link
+    for formid in ("get", "post"):
+        ours = form_outcomes(plugin, formid)
+        for field, value in browser_forms(page, formid).items():
+            expected = _form_bytes(value)
+            if field == _FORM_FIELD_WITH_LINE_BREAKS:
+                expected = expected.replace(b"\r\n", b"\n")
+            assert ours[field][0] == "ok", (formid, field)
+            assert _form_bytes(ours[field][1]) == expected, (formid, field)
