@@ -852,84 +852,176 @@ PyDoc_STRVAR(encode_doc,
 "Returns ``(bytes, stop)``: ``stop`` is len(text) when done, else the position of a code\n"
 "point left to the caller (an error in fatal mode; any astral code point if stop_astral).");
 
+/* Encode text[start:] into a new bytes object; *stop is where it stopped (len(text) when
+ * done). NULL with an exception on failure. */
 static PyObject *
-speedups_encode(PyObject *module, PyObject *args)
+encode_core(PyObject *text, Py_ssize_t start, const uint32_t *t, int kind, int html,
+            int stop_astral, Py_ssize_t *stop)
 {
-    PyObject *text;
-    Py_ssize_t start;
-    Py_buffer table;
-    int kind, html, stop_astral;
-    if (!PyArg_ParseTuple(args, "Uny*ipp:encode", &text, &start, &table, &kind, &html,
-                          &stop_astral)) {
-        return NULL;
-    }
-    if (table.len != 4 * 0x10000 || table.itemsize != 4 || kind < 0 || kind > 2) {
-        PyBuffer_Release(&table);
-        PyErr_SetString(PyExc_ValueError, "encode: bad table or kind");
-        return NULL;
-    }
-    const uint32_t *t = (const uint32_t *)table.buf;
     const int ukind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     if (start < 0) {
         start = 0;
     }
+    if (start > n) {
+        start = n;
+    }
     Py_ssize_t cap = 2 * (n - start) + 16;
     OutBytes o;
     o.bytes = PyBytes_FromStringAndSize(NULL, cap);
     if (o.bytes == NULL) {
-        PyBuffer_Release(&table);
         return NULL;
     }
     o.p = PyBytes_AS_STRING(o.bytes);
     o.end = o.p + cap;
     Py_ssize_t i = start;
     int state = ISO_ASCII;
+    int r;
     if (kind != ENC_ISO_2022_JP) {
-        int r = ukind == PyUnicode_1BYTE_KIND
-                    ? encode_table_run(&o, data, PyUnicode_1BYTE_KIND, &i, n, t, kind, html,
-                                       stop_astral)
-                : ukind == PyUnicode_2BYTE_KIND
-                    ? encode_table_run(&o, data, PyUnicode_2BYTE_KIND, &i, n, t, kind, html,
-                                       stop_astral)
-                    : encode_table_run(&o, data, PyUnicode_4BYTE_KIND, &i, n, t, kind, html,
-                                       stop_astral);
-        if (r < 0) {
-            goto fail;
+        r = ukind == PyUnicode_1BYTE_KIND
+                ? encode_table_run(&o, data, PyUnicode_1BYTE_KIND, &i, n, t, kind, html,
+                                   stop_astral)
+            : ukind == PyUnicode_2BYTE_KIND
+                ? encode_table_run(&o, data, PyUnicode_2BYTE_KIND, &i, n, t, kind, html,
+                                   stop_astral)
+                : encode_table_run(&o, data, PyUnicode_4BYTE_KIND, &i, n, t, kind, html,
+                                   stop_astral);
+    } else {
+        r = ukind == PyUnicode_1BYTE_KIND
+                ? encode_iso_run(&o, data, PyUnicode_1BYTE_KIND, &i, n, t, html, &state)
+            : ukind == PyUnicode_2BYTE_KIND
+                ? encode_iso_run(&o, data, PyUnicode_2BYTE_KIND, &i, n, t, html, &state)
+                : encode_iso_run(&o, data, PyUnicode_4BYTE_KIND, &i, n, t, html, &state);
+        if (r == 0 && i >= n && state != ISO_ASCII) {
+            r = out_reserve(&o, 3);
+            if (r == 0) {
+                out_escape(&o, ISO_ASCII);
+            }
         }
     }
-    if (kind == ENC_ISO_2022_JP) {
-        int r = ukind == PyUnicode_1BYTE_KIND
-                    ? encode_iso_run(&o, data, PyUnicode_1BYTE_KIND, &i, n, t, html, &state)
-                : ukind == PyUnicode_2BYTE_KIND
-                    ? encode_iso_run(&o, data, PyUnicode_2BYTE_KIND, &i, n, t, html, &state)
-                    : encode_iso_run(&o, data, PyUnicode_4BYTE_KIND, &i, n, t, html, &state);
-        if (r < 0) {
-            goto fail;
-        }
+    if (r < 0) {
+        Py_XDECREF(o.bytes);
+        return NULL;
     }
-    if (kind == ENC_ISO_2022_JP && i >= n && state != ISO_ASCII) {
-        if (out_reserve(&o, 3) < 0) {
-            goto fail;
-        }
-        out_escape(&o, ISO_ASCII);
-    }
-    PyBuffer_Release(&table);
     if (_PyBytes_Resize(&o.bytes, o.p - PyBytes_AS_STRING(o.bytes)) < 0) {
         return NULL;
     }
-    return Py_BuildValue("(Nn)", o.bytes, i);
-fail:
+    *stop = i;
+    return o.bytes;
+}
+
+static int
+get_table(PyObject *obj, Py_buffer *view, int kind)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) {
+        return -1;
+    }
+    if (view->len != 4 * 0x10000 || kind < 0 || kind > 2) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "encode: bad table or kind");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+speedups_encode(PyObject *module, PyObject *args)
+{
+    PyObject *text, *table_obj;
+    Py_ssize_t start, stop = 0;
+    Py_buffer table;
+    int kind, html, stop_astral;
+    if (!PyArg_ParseTuple(args, "UnOipp:encode", &text, &start, &table_obj, &kind, &html,
+                          &stop_astral)) {
+        return NULL;
+    }
+    if (get_table(table_obj, &table, kind) < 0) {
+        return NULL;
+    }
+    PyObject *out = encode_core(text, start, (const uint32_t *)table.buf, kind, html,
+                                stop_astral, &stop);
     PyBuffer_Release(&table);
-    Py_XDECREF(o.bytes);
-    return NULL;
+    if (out == NULL) {
+        return NULL;
+    }
+    return Py_BuildValue("(Nn)", out, stop);
+}
+
+PyDoc_STRVAR(codec_encode_doc,
+"codec_encode(table, kind, stop_astral, fallback, text, errors='strict', /)\n--\n\n"
+"A codec's encode function (bound to an encoder with functools.partial): ``(bytes, len)``\n"
+"in error mode html for errors 'strict', 'xmlcharrefreplace' or 'html'; any other errors\n"
+"value, or an astral code point with stop_astral, is left to ``fallback(text, errors)``.");
+
+static PyObject *
+speedups_codec_encode(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 5 || nargs > 6) {
+        PyErr_SetString(PyExc_TypeError, "codec_encode takes 5 or 6 arguments");
+        return NULL;
+    }
+    PyObject *table_obj = args[0], *fallback = args[3], *text = args[4];
+    int kind = (int)PyLong_AsLong(args[1]);
+    int stop_astral = PyObject_IsTrue(args[2]);
+    if ((kind == -1 || stop_astral < 0) && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "can't encode %.100s, only str", Py_TYPE(text)->tp_name);
+        return NULL;
+    }
+    int html = 1;
+    if (nargs == 6) {
+        PyObject *errors = args[5];
+        if (!PyUnicode_Check(errors)) {
+            PyErr_SetString(PyExc_TypeError, "errors must be a str");
+            return NULL;
+        }
+        html = PyUnicode_CompareWithASCIIString(errors, "strict") == 0 ||
+               PyUnicode_CompareWithASCIIString(errors, "xmlcharrefreplace") == 0 ||
+               PyUnicode_CompareWithASCIIString(errors, "html") == 0;
+    }
+    if (!html) {
+        PyObject *call_args = Py_BuildValue("(OO)", text, args[5]);
+        if (call_args == NULL) {
+            return NULL;
+        }
+        PyObject *result = PyObject_CallObject(fallback, call_args);
+        Py_DECREF(call_args);
+        return result;
+    }
+    Py_buffer table;
+    if (get_table(table_obj, &table, kind) < 0) {
+        return NULL;
+    }
+    Py_ssize_t stop = 0;
+    PyObject *out =
+        encode_core(text, 0, (const uint32_t *)table.buf, kind, 1, stop_astral, &stop);
+    PyBuffer_Release(&table);
+    if (out == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (stop < n) {
+        Py_DECREF(out);
+        PyObject *call_args = Py_BuildValue("(Os)", text, "strict");
+        if (call_args == NULL) {
+            return NULL;
+        }
+        PyObject *result = PyObject_CallObject(fallback, call_args);
+        Py_DECREF(call_args);
+        return result;
+    }
+    return Py_BuildValue("(Nn)", out, n);
 }
 
 static PyMethodDef speedups_methods[] = {
     {"decode", speedups_decode, METH_VARARGS, decode_doc},
     {"boundary", speedups_boundary, METH_VARARGS, boundary_doc},
     {"encode", speedups_encode, METH_VARARGS, encode_doc},
+    {"codec_encode", (PyCFunction)(void (*)(void))speedups_codec_encode, METH_FASTCALL,
+     codec_encode_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -13,3 +13,6 @@ def boundary(data: bytes, encoding: int, limit: int, index: str, *extra: Any) ->
 def encode(
     text: str, start: int, table: Any, kind: int, html: bool, stop_astral: bool, /
 ) -> tuple[bytes, int]: ...
+def codec_encode(
+    table: Any, kind: int, stop_astral: bool, fallback: Any, text: str, errors: str = ..., /
+) -> tuple[bytes, int]: ...

@@ -33,7 +33,7 @@ from array import array
 from collections.abc import Callable
 from functools import cache, partial
 from types import ModuleType
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from . import reference
 from .labels import BY_NAME, Encoding, get_encoding
@@ -317,6 +317,19 @@ def _make_encoder(enc: Encoding, errors: ErrorMode) -> Encoder:
         return _finish_compiled(c_encode, text, enc, html, chunk, stop)
 
     return encode_stops
+
+
+def compiled_codec_encode(enc: Encoding, fallback: Callable[..., tuple[bytes, int]]) -> Any:
+    """A codec encode function for ``enc`` run wholly in compiled code (no Python frame per
+    call) in error mode html, handing other ``errors`` values and Big5's astral code points
+    to ``fallback(text, errors)``; None without the extension or for the UTF encodings."""
+    compiled = _compiled()
+    if compiled is None or enc.name in ("UTF-8", "UTF-16BE", "UTF-16LE", "replacement"):
+        return None
+    name = enc.name
+    return partial(
+        compiled.codec_encode, encoder_table(name), _kind(name), name == "Big5", fallback
+    )
 
 
 def _encode_python_checked(text: str, encoding: Encoding, errors: ErrorMode) -> bytes:

@@ -28,8 +28,8 @@ from typing import Any
 from . import reference
 from .decoders import IncrementalDecoder as _IncrementalDecoder
 from .decoders import decode as _decode
+from .encoders import compiled_codec_encode, encoder, output_encoding
 from .encoders import encode as _encode
-from .encoders import encoder, output_encoding
 from .labels import ALL_ENCODINGS, Encoding
 
 PREFIX = "scrapy-charset-"
@@ -121,15 +121,36 @@ def _codec_info(encoding: Encoding) -> codecs.CodecInfo:
             return html_encoder(text), len(text)
         return _encode_with(encoding, text, errors), len(text)
 
+    compiled = compiled_codec_encode(_target(encoding), encode)
+    return codecs.CodecInfo(
+        encode=compiled or encode,
+        decode=_decoder_function(encoding),
+        incrementalencoder=_incremental_encoder(encoding),
+        incrementaldecoder=_incremental_decoder(encoding),
+        streamwriter=_stream_writer(encoding),
+        streamreader=_stream_reader(encoding),
+        name=codec_name(encoding),
+    )
+
+
+def _decoder_function(encoding: Encoding) -> Any:
     def decode(data: Any, errors: str = "strict") -> tuple[str, int]:
         raw = bytes(data)
         return _decode_with(encoding, raw, errors), len(raw)
 
+    return decode
+
+
+def _incremental_encoder(encoding: Encoding) -> Any:
     class IncrementalEncoder(codecs.IncrementalEncoder):
         # Each chunk is encoded whole (an ISO-2022-JP chunk ends in the ASCII state).
         def encode(self, input: str, final: bool = False) -> bytes:
             return _encode_with(encoding, input, self.errors)
 
+    return IncrementalEncoder
+
+
+def _incremental_decoder(encoding: Encoding) -> Any:
     class IncrementalDecoder(codecs.IncrementalDecoder):
         def __init__(self, errors: str = "strict") -> None:
             super().__init__(errors)
@@ -141,25 +162,25 @@ def _codec_info(encoding: Encoding) -> codecs.CodecInfo:
         def reset(self) -> None:
             self._decoder.reset()
 
+    return IncrementalDecoder
+
+
+def _stream_writer(encoding: Encoding) -> Any:
     class StreamWriter(codecs.StreamWriter):
         def encode(self, input: str, errors: str = "strict") -> tuple[bytes, int]:
             return _encode_with(encoding, input, errors), len(input)
 
+    return StreamWriter
+
+
+def _stream_reader(encoding: Encoding) -> Any:
     class StreamReader(codecs.StreamReader):
         def decode(self, input: Any, errors: str = "strict") -> tuple[str, int]:
             # Whole buffers only: StreamReader re-feeds what a call leaves undecoded.
             raw = bytes(input)
             return _decode_with(encoding, raw, errors), len(raw)
 
-    return codecs.CodecInfo(
-        encode=encode,
-        decode=decode,
-        incrementalencoder=IncrementalEncoder,
-        incrementaldecoder=IncrementalDecoder,
-        streamwriter=StreamWriter,
-        streamreader=StreamReader,
-        name=codec_name(encoding),
-    )
+    return StreamReader
 
 
 def search(name: str) -> codecs.CodecInfo | None:
