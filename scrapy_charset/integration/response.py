@@ -260,11 +260,17 @@ class CharsetResponseMixin:
 
     @property
     def encoding(self) -> str:
-        """The Python codec a browser would encode this document's URLs and forms with."""
+        """The Python codec a browser would encode this document's URLs and forms with.
+
+        For XML responses, Python's nearest codec instead: XML tools such as Scrapy's
+        ``xmliter_lxml`` hand the name to libxml2, which knows only its own names.
+        """
         if self._encoding is not None:
             return self._encoding
         decision = self.charset_decision
         assert decision is not None  # only None when _encoding is set
+        if self._charset_options.kind == "xml":
+            return output_encoding(decision.encoding).python_codec
         return output_codec(decision.encoding)
 
     def json(self) -> Any:

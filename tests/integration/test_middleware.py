@@ -17,6 +17,7 @@ from scrapy.core.downloader.middleware import DownloaderMiddlewareManager
 from scrapy.exceptions import NotConfigured, ScrapyDeprecationWarning
 from scrapy.http import FormRequest, HtmlResponse, Response, TextResponse, XmlResponse
 from scrapy.linkextractors import LinkExtractor
+from scrapy.utils.iterators import xmliter_lxml
 
 from scrapy_charset.encoding import lookup
 from scrapy_charset.integration.middleware import CharsetMiddleware
@@ -450,6 +451,9 @@ def test_xml_and_plain_text_only_when_asked() -> None:
     assert type(result) is CharsetXmlResponse and isinstance(result, XmlResponse)
     assert result.xpath("//r/text()").get() == RU
     assert request.meta["charset_decision"]["source"] == "xml_declaration"
+    # XML tools hand response.encoding to libxml2: a name it knows, as stock Scrapy's.
+    assert result.encoding == "cp1251"
+    assert [node.get() for node in xmliter_lxml(result, "r")] == [f"<r>{RU}</r>"]
 
     # An XML document without any declaration is UTF-8, never guessed.
     request, response = response_for("http://x.com/f2", b"<r>caf\xe9</r>", "application/xml")
