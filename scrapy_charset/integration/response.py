@@ -31,6 +31,7 @@ from ..sniffing.sniff import decode_as_decided
 _UNSET: Any = object()
 
 
+@cache
 def output_codec(encoding: Encoding) -> str:
     """The Python codec a browser encodes this document's URLs and form data with.
 
