@@ -13,9 +13,10 @@ sample in the encoding's languages inside HTML markup, encoded with Python's cod
   registers them),
 
 each timed ROUNDS times in turn; a ratio is the median over rounds of baseline time / other
-time within the round (above 1 is faster than Python's codec). Then MB/s on 1 MB of random
-bytes, and the peak memory (tracemalloc) of decoding 10 MB of typical text relative to the
-size of the output.
+time within the round (above 1 is faster than Python's codec). Then the same on 1 MB of
+random bytes (error-dense input for the multi-byte encodings), the worst ratios against
+Python's codec and against turbohtml (turbohtml's time / ours), and the peak memory
+(tracemalloc) of decoding 10 MB of typical text relative to the size of the output.
 
     python benchmarks/bench_decode.py [--rounds N] [--only NAME ...]
 """
@@ -181,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         "  python codec"
     )
     worst: tuple[float, str] = (float("inf"), "")
+    worst_turbo: tuple[float, str] = (float("inf"), "")
     notes = []
     for encoding in encodings:
         data = typical_text(encoding, MB)
@@ -201,23 +203,46 @@ def main(argv: list[str] | None = None) -> int:
             f"{ratio:6.2f}x {turbo_ratio}  {baseline_name}"
         )
         worst = min(worst, (ratio, encoding.name))
+        if turbo is not None:
+            worst_turbo = min(worst_turbo, (median_ratio(times[2], times[0]), encoding.name))
         if encoding.name == "x-user-defined":
             ours, latin1 = round_seconds([functions[0], partial(data.decode, "latin-1")], 5)
             notes.append(f"x-user-defined against latin-1: {median_ratio(latin1, ours):.2f}x")
     for note in notes:
         print(note)
-    print(f"worst ratio: {worst[0]:.2f}x ({worst[1]})")
 
-    print("\nrandom bytes, 1 MB (ours):")
+    print("\nrandom bytes, 1 MB (ratios as above: python time / other time):")
+    print(f"{'encoding':16} {'ours MB/s':>10} {'python MB/s':>12} {'ratio':>7} {'turbohtml':>10}")
     rng = random.Random(5)
     noise = bytes(rng.getrandbits(8) for _ in range(MB))
     slowest: tuple[float, str] = (float("inf"), "")
     for encoding in encodings:
-        (seconds,) = median_seconds([partial(decode, noise, encoding)], 3)
-        speed = len(noise) / MB / seconds
-        print(f"{encoding.name:16} {speed:8.1f} MB/s")
-        slowest = min(slowest, (speed, encoding.name))
+        _, baseline = baseline_decoder(encoding, noise)
+        turbo = turbohtml_decoder(encoding)
+        functions = [partial(decode, noise, encoding), baseline]
+        if turbo is not None:
+            functions.append(partial(turbo, noise))
+        times = round_seconds(functions, max(3, args.rounds // 3))
+        seconds = [statistics.median(t) for t in times]
+        ratio = median_ratio(times[1], times[0])
+        turbo_ratio = (
+            f"{median_ratio(times[1], times[2]):9.2f}x" if turbo is not None else "       n/a"
+        )
+        print(
+            f"{encoding.name:16} {1 / seconds[0]:10.1f} {1 / seconds[1]:12.1f} {ratio:6.2f}x "
+            f"{turbo_ratio}"
+        )
+        worst = min(worst, (ratio, f"{encoding.name}, random bytes"))
+        if turbo is not None:
+            ours_vs_turbo = median_ratio(times[2], times[0])
+            worst_turbo = min(worst_turbo, (ours_vs_turbo, f"{encoding.name}, random bytes"))
+        slowest = min(slowest, (1 / seconds[0], encoding.name))
     print(f"slowest on random bytes: {slowest[0]:.1f} MB/s ({slowest[1]})")
+    print(f"worst ratio against Python's codec: {worst[0]:.2f}x ({worst[1]})")
+    print(
+        f"worst ratio against turbohtml (its time / ours): {worst_turbo[0]:.2f}x"
+        f" ({worst_turbo[1]})"
+    )
 
     print("\npeak memory decoding 10 MB of typical text (tracemalloc peak / output size):")
     highest: tuple[float, str] = (0.0, "")

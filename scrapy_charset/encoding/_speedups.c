@@ -1,4 +1,5 @@
-/* Compiled decoders for the CJK encodings of the WHATWG Encoding Standard.
+/* Compiled decoders for the CJK encodings of the WHATWG Encoding Standard, and a table
+ * decoder for the single-byte ones (decode_single_byte).
  *
  * Each function is the spec's decoder run over a whole input from its initial state
  * (end-of-queue at the end), in error mode "replacement":
@@ -7,9 +8,10 @@
  * without one), so the spec data lives in one place.
  *
  * A decoder runs once, writing 2-byte characters into a string as long as the input, which
- * is then shrunk; if the output turns out to need another width, it runs twice more: once to
- * count the output and find its widest character, once to write a string of exactly that
- * size. boundary() runs a decoder only to find where a stream can be cut. The pure-Python
+ * is then shrunk. If it meets a character beyond U+FFFF, it stops at the start of that unit
+ * and goes on from there into a 4-byte string (the stateless decoders are in their initial
+ * state at the start of every unit); if the text is all Latin-1, it is narrowed at the end.
+ * boundary() runs a decoder only to find where a stream can be cut. The pure-Python
  * scrapy_charset.encoding.reference stays the reference: the test suite sweeps these decoders
  * against it.
  */
@@ -30,28 +32,37 @@ enum { SHIFT_JIS = 0, EUC_KR = 1, BIG5 = 2, EUC_JP = 3, GB18030 = 4, ISO_2022_JP
 #define ALWAYS_INLINE inline
 #endif
 
-/* How a decoder's output is handled: counted, written as 1-, 2- or 4-byte characters, or
- * written as 2-byte characters on a guess (GUESS_UCS2: the widest character is tracked and
- * writes past the capacity are dropped, so a wrong guess is seen and redone). Each decoder is
- * inlined once per mode, so the mode costs nothing per character. */
-enum { COUNT = 0, UCS1 = 1, UCS2 = 2, UCS4 = 4, GUESS_UCS2 = 5, SCAN = 6 };
+/* How a decoder's output is handled: written as 2-byte characters (UCS2: stops at the unit
+ * that gives a character beyond U+FFFF), written as 4-byte characters, or only scanned for
+ * where the input can be cut (SCAN). Each decoder is inlined once per mode, so the mode costs
+ * nothing per character. */
+enum { UCS2 = 2, UCS4 = 4, SCAN = 6 };
 
 typedef struct {
     Py_ssize_t length;
     Py_UCS4 maxchar;
-    void *data; /* NULL while counting */
-    Py_ssize_t capacity; /* GUESS_UCS2: the string's length; SCAN: the last position wanted */
+    void *data; /* NULL while scanning */
+    Py_ssize_t start;    /* where the decoder starts reading */
+    Py_ssize_t capacity; /* SCAN: the last position wanted */
     Py_ssize_t boundary; /* SCAN: the last position where the input can be cut */
     Py_ssize_t reach;    /* SCAN: one past the furthest byte read so far */
+    Py_ssize_t resume;   /* UCS2: start of the unit that gave a character beyond U+FFFF */
+    Py_ssize_t resume_length; /* UCS2: the output's length before that unit */
 } Output;
 
-/* SCAN mode, called where the decoder is in its initial state at position i (the top of its
- * loop): i is a place to cut the input if no byte at or after it was read yet (an error may
- * have looked ahead and restored bytes: cut there, the part before would end differently).
- * Tells the decoder to stop once past the wanted position. */
-#define SCAN_STOPS_AT(out, i, mode)                                                          \
-    ((mode) == SCAN &&                                                                       \
-     ((i) > (out)->capacity || ((i) >= (out)->reach ? ((out)->boundary = (i)) : 0, 0)))
+/* Called where the decoder is in its initial state at position i (the top of its loop).
+ * SCAN: i is a place to cut the input if no byte at or after it was read yet (an error may
+ * have looked ahead and restored bytes: cut there, the part before would end differently);
+ * stops once past the wanted position. UCS2: stops if the last unit gave a character beyond
+ * U+FFFF (the unit is then written again as 4-byte characters), else notes where this unit
+ * starts. */
+#define UNIT_STOPS_AT(out, i, mode)                                                          \
+    ((mode) == SCAN                                                                          \
+         ? ((i) > (out)->capacity || ((i) >= (out)->reach ? ((out)->boundary = (i)) : 0, 0))  \
+     : (mode) == UCS2                                                                        \
+         ? ((out)->maxchar > 0xFFFF ||                                                       \
+            ((out)->resume = (i), (out)->resume_length = (out)->length, 0))                  \
+         : 0)
 
 /* The byte k places after i; SCAN mode notes how far the decoder has read. */
 #define AT(k)                                                                                \
@@ -61,28 +72,22 @@ static ALWAYS_INLINE void
 emit(Output *out, Py_UCS4 cp, const int mode)
 {
     switch (mode) {
-    case COUNT:
-        if (cp > out->maxchar) {
-            out->maxchar = cp;
-        }
-        break;
-    case UCS1:
-        ((Py_UCS1 *)out->data)[out->length] = (Py_UCS1)cp;
-        break;
-    case UCS2:
-        ((Py_UCS2 *)out->data)[out->length] = (Py_UCS2)cp;
-        break;
     case SCAN:
         return;
-    case GUESS_UCS2:
+    case UCS2:
+        if (cp > 0xFFFF) { /* not written: the decoder stops before the next unit */
+            out->maxchar = cp;
+            return;
+        }
         if (cp > out->maxchar) {
             out->maxchar = cp;
         }
-        if (out->length < out->capacity) {
-            ((Py_UCS2 *)out->data)[out->length] = (Py_UCS2)cp;
-        }
+        ((Py_UCS2 *)out->data)[out->length] = (Py_UCS2)cp;
         break;
     default:
+        if (cp > out->maxchar) {
+            out->maxchar = cp;
+        }
         ((Py_UCS4 *)out->data)[out->length] = cp;
     }
     out->length++;
@@ -163,9 +168,9 @@ static ALWAYS_INLINE void
 decode_double_byte(const unsigned char *s, Py_ssize_t n, const Index *index, Output *out,
                    const int mode, const int encoding)
 {
-    Py_ssize_t i = 0;
+    Py_ssize_t i = out->start;
     while (i < n) {
-        if (SCAN_STOPS_AT(out, i, mode)) {
+        if (UNIT_STOPS_AT(out, i, mode)) {
             return;
         }
         unsigned int b = AT(0);
@@ -207,9 +212,9 @@ static ALWAYS_INLINE void
 decode_euc_jp(const unsigned char *s, Py_ssize_t n, const Index *jis0208, const Index *jis0212,
               Output *out, const int mode)
 {
-    Py_ssize_t i = 0;
+    Py_ssize_t i = out->start;
     while (i < n) {
-        if (SCAN_STOPS_AT(out, i, mode)) {
+        if (UNIT_STOPS_AT(out, i, mode)) {
             return;
         }
         unsigned int b = AT(0);
@@ -281,9 +286,9 @@ static ALWAYS_INLINE void
 decode_gb18030(const unsigned char *s, Py_ssize_t n, const Index *gb18030,
                const Index *range_pointers, const Index *range_code_points, Output *out, const int mode)
 {
-    Py_ssize_t i = 0;
+    Py_ssize_t i = out->start;
     while (i < n) {
-        if (SCAN_STOPS_AT(out, i, mode)) {
+        if (UNIT_STOPS_AT(out, i, mode)) {
             return;
         }
         unsigned int first = AT(0);
@@ -482,17 +487,8 @@ run(int encoding, int mode, const unsigned char *s, Py_ssize_t n, const Index *a
     const Index *b, const Index *c, Output *out)
 {
     switch (mode) {
-    case COUNT:
-        DISPATCH(COUNT);
-        break;
-    case UCS1:
-        DISPATCH(UCS1);
-        break;
     case UCS2:
         DISPATCH(UCS2);
-        break;
-    case GUESS_UCS2:
-        DISPATCH(GUESS_UCS2);
         break;
     case SCAN:
         DISPATCH(SCAN);
@@ -555,7 +551,7 @@ speedups_boundary(PyObject *module, PyObject *args)
         PyBuffer_Release(&view);
         return NULL;
     }
-    Output scan = {0, 0x7F, NULL, limit, 0, 0};
+    Output scan = {0, 0x7F, NULL, 0, limit, 0, 0, 0, 0};
     int failed = run(encoding, SCAN, (const unsigned char *)view.buf, view.len, &a, &b, &c, &scan);
     PyBuffer_Release(&view);
     if (failed < 0) {
@@ -590,35 +586,114 @@ speedups_decode(PyObject *module, PyObject *args)
     Py_ssize_t n = view.len;
     PyObject *result = NULL;
 
-    /* Text in these encodings is nearly always 2-byte characters, fewer than the input bytes
-     * (every character or error uses up at least one byte): write them in one pass into a
-     * string of that capacity, then shrink it. Only if a wider character turns up, or a
-     * narrower string would do, is the output counted first and written again. */
+    /* Every character or error uses up at least one byte (Big5's two-character pointers use
+     * two), so the text is at most as long as the input: written as 2-byte characters into a
+     * string of that capacity, then shrunk (or narrowed, if it is all Latin-1). */
     result = PyUnicode_New(n, 0xFFFF);
     if (result == NULL) {
         goto done;
     }
-    Output guess = {0, 0x7F, PyUnicode_DATA(result), n, 0, 0};
-    if (run(encoding, GUESS_UCS2, s, n, &a, &b, &c, &guess) < 0) {
+    Output out = {0, 0x7F, PyUnicode_DATA(result), 0, 0, 0, 0, 0, 0};
+    if (run(encoding, UCS2, s, n, &a, &b, &c, &out) < 0) {
         Py_CLEAR(result);
         goto done;
     }
-    if (guess.length <= n && 0xFF < guess.maxchar && guess.maxchar <= 0xFFFF) {
-        if (PyUnicode_Resize(&result, guess.length) < 0) {
-            result = NULL;
+    if (out.maxchar > 0xFFFF) {
+        /* Go on from the unit that gave the wide character, into 4-byte characters. */
+        Py_ssize_t done_length = out.resume_length;
+        PyObject *wide = PyUnicode_New(done_length + (n - out.resume), 0x10FFFF);
+        if (wide == NULL) {
+            Py_CLEAR(result);
+            goto done;
         }
+        const Py_UCS2 *narrow = PyUnicode_DATA(result);
+        Py_UCS4 *data = PyUnicode_DATA(wide);
+        for (Py_ssize_t k = 0; k < done_length; k++) {
+            data[k] = narrow[k];
+        }
+        Py_DECREF(result);
+        result = wide;
+        Output rest = {done_length, out.maxchar, data, out.resume, 0, 0, 0, 0, 0};
+        run(encoding, UCS4, s, n, &a, &b, &c, &rest);
+        out = rest;
+    }
+    if (out.maxchar <= 0xFF) {
+        /* A string's kind must be its narrowest: rebuild it from the characters written. */
+        PyObject *narrowed = PyUnicode_FromKindAndData(PyUnicode_KIND(result),
+                                                       PyUnicode_DATA(result), out.length);
+        Py_DECREF(result);
+        result = narrowed;
         goto done;
     }
-    Py_CLEAR(result);
+    if (PyUnicode_Resize(&result, out.length) < 0) {
+        result = NULL;
+    }
+done:
+    PyBuffer_Release(&view);
+    return result;
+}
 
-    Output out = {0, 0x7F, NULL, 0, 0, 0};
-    run(encoding, COUNT, s, n, &a, &b, &c, &out);
-    result = PyUnicode_New(out.length, out.maxchar);
+PyDoc_STRVAR(decode_single_byte_doc,
+"decode_single_byte(data, table, /)\n--\n\n"
+"``data`` (bytes) decoded with a single-byte ``table`` (a string of 256 characters, none\n"
+"beyond U+FFFF): the character at each byte's value. ASCII-only input is copied as is.");
+
+static PyObject *
+speedups_decode_single_byte(PyObject *module, PyObject *args)
+{
+    Py_buffer view;
+    PyObject *table;
+    if (!PyArg_ParseTuple(args, "y*U:decode_single_byte", &view, &table)) {
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_UCS2 map[256];
+    if (PyUnicode_GET_LENGTH(table) != 256 || PyUnicode_MAX_CHAR_VALUE(table) > 0xFFFF) {
+        PyErr_SetString(PyExc_ValueError, "the table must be 256 characters up to U+FFFF");
+        goto done;
+    }
+    int kind = PyUnicode_KIND(table);
+    const void *table_data = PyUnicode_DATA(table);
+    for (int b = 0; b < 256; b++) {
+        map[b] = (Py_UCS2)PyUnicode_READ(kind, table_data, b);
+    }
+    const unsigned char *s = (const unsigned char *)view.buf;
+    Py_ssize_t n = view.len;
+    /* The ASCII prefix: as is, when the table keeps ASCII (every table here does). */
+    Py_ssize_t ascii = 0;
+    int keeps_ascii = 1;
+    for (int b = 0; b < 0x80; b++) {
+        keeps_ascii &= map[b] == b;
+    }
+    if (keeps_ascii) {
+        while (ascii < n && s[ascii] < 0x80) {
+            ascii++;
+        }
+        if (ascii == n) {
+            result = PyUnicode_DecodeASCII((const char *)s, n, "strict");
+            goto done;
+        }
+    }
+    /* One pass into 2-byte characters; narrowed to 1-byte ones if none is above U+00FF. */
+    result = PyUnicode_New(n, 0xFFFF);
     if (result == NULL) {
         goto done;
     }
-    Output write = {0, out.maxchar, PyUnicode_DATA(result), 0, 0, 0};
-    run(encoding, PyUnicode_KIND(result), s, n, &a, &b, &c, &write);
+    Py_UCS2 *out = PyUnicode_DATA(result);
+    Py_UCS2 seen = 0;
+    for (Py_ssize_t i = 0; i < ascii; i++) {
+        out[i] = s[i];
+    }
+    for (Py_ssize_t i = ascii; i < n; i++) {
+        Py_UCS2 c = map[s[i]];
+        seen |= c;
+        out[i] = c;
+    }
+    if (seen <= 0xFF) {
+        PyObject *narrow = PyUnicode_FromKindAndData(PyUnicode_2BYTE_KIND, out, n);
+        Py_DECREF(result);
+        result = narrow;
+    }
 done:
     PyBuffer_Release(&view);
     return result;
@@ -1022,6 +1097,7 @@ static PyMethodDef speedups_methods[] = {
     {"encode", speedups_encode, METH_VARARGS, encode_doc},
     {"codec_encode", (PyCFunction)(void (*)(void))speedups_codec_encode, METH_FASTCALL,
      codec_encode_doc},
+    {"decode_single_byte", speedups_decode_single_byte, METH_VARARGS, decode_single_byte_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1047,7 +1123,7 @@ static PyModuleDef_Slot speedups_slots[] = {
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "scrapy_charset.encoding._speedups",
-    .m_doc = "Compiled decoders for the CJK encodings and table encoders (spec-exact).",
+    .m_doc = "Compiled CJK and single-byte decoders, and table encoders (spec-exact).",
     .m_size = 0,
     .m_methods = speedups_methods,
     .m_slots = speedups_slots,

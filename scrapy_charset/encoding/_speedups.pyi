@@ -1,4 +1,4 @@
-# Compiled decoders for the CJK encodings (_speedups.c).
+# Compiled decoders for the CJK and single-byte encodings (_speedups.c).
 from typing import Any
 
 SHIFT_JIS: int
@@ -16,3 +16,4 @@ def encode(
 def codec_encode(
     table: Any, kind: int, stop_astral: bool, fallback: Any, text: str, errors: str = ..., /
 ) -> tuple[bytes, int]: ...
+def decode_single_byte(data: bytes, table: str) -> str: ...

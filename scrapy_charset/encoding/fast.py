@@ -1,7 +1,8 @@
 """Fast decoders built on CPython's C codecs, each proven identical to :mod:`.reference`.
 
-- Single-byte encodings and x-user-defined: ``codecs.charmap_decode`` with a 256-character
-  table made from the index (U+FFFD where the index has no code point).
+- Single-byte encodings and x-user-defined: a 256-character table made from the index (U+FFFD
+  where the index has no code point), applied by ``_speedups.decode_single_byte`` or, without
+  the compiled module, ``codecs.charmap_decode``.
 - UTF-8 and UTF-16BE/LE: Python's codecs with ``errors="replace"``; CPython replaces maximal
   subparts, which is the spec's error recovery (tests/encoding sweep every short sequence).
 - The CJK encodings: see :mod:`.cjk`.
@@ -18,7 +19,7 @@ from functools import cache
 from typing import Protocol
 
 from . import cjk, reference
-from .cjk import SAFE_BYTE_PATTERNS
+from .cjk import SAFE_BYTE_PATTERNS, compiled
 from .labels import Encoding
 from .tables.single_byte_data import SINGLE_BYTE
 
@@ -33,16 +34,12 @@ def charmap_table(encoding_name: str) -> str:
     return _ASCII + SINGLE_BYTE[encoding_name].replace("\x00", "\ufffd")
 
 
-def _decode_x_user_defined(data: bytes) -> str:
-    if data.isascii():
-        return data.decode("ascii")
-    # Bytes 0x80-0xFF become U+F780-U+F7FF: a table lookup per byte, as for the single-byte
-    # encodings (faster, and half the peak memory, of building UTF-16 and decoding that).
-    return codecs.charmap_decode(data, "strict", charmap_table("x-user-defined"))[0]
-
-
 def _decode_charmap(data: bytes, encoding_name: str) -> str:
-    # No table entry is undefined, so "strict" never raises.
+    """A single-byte encoding or x-user-defined (bytes 0x80-0xFF: U+F780-U+F7FF): a table
+    lookup per byte, compiled when built with it, else CPython's ``charmap_decode`` (no table
+    entry is undefined, so "strict" never raises)."""
+    if compiled is not None:
+        return compiled.decode_single_byte(data, charmap_table(encoding_name))  # type: ignore[no-any-return]
     return codecs.charmap_decode(data, "strict", charmap_table(encoding_name))[0]
 
 
@@ -57,10 +54,8 @@ def decode_without_bom(data: bytes, encoding: Encoding) -> str:
         return data.decode("utf-16-be", "replace")
     if name == "replacement":
         return "\ufffd" if data else ""
-    if name in SINGLE_BYTE:
+    if name in SINGLE_BYTE or name == "x-user-defined":
         return _decode_charmap(data, name)
-    if name == "x-user-defined":
-        return _decode_x_user_defined(data)
     return cjk.decode(data, encoding)
 
 

@@ -14,6 +14,7 @@ import random
 import pytest
 
 from scrapy_charset.encoding import cjk, reference
+from scrapy_charset.encoding.fast import charmap_table
 from scrapy_charset.encoding.labels import BY_NAME
 
 TABLE_ENCODINGS = ["GBK", "gb18030", "Big5", "EUC-JP", "Shift_JIS", "EUC-KR"]
@@ -124,6 +125,40 @@ def test_every_output_width(text: str) -> None:
 
 
 @needs_compiled
+@pytest.mark.parametrize("name", ["gb18030", "Big5"])
+def test_characters_beyond_u_ffff_anywhere(name: str) -> None:
+    # The 2-byte output goes on in 4-byte characters from the unit that needs them: before,
+    # at and after it, text, errors and ASCII-only runs come out as the reference's.
+    encoding = BY_NAME[name]
+    decoder = cjk.table_decoder(name)
+    pieces = [_beyond_u_ffff(name)]
+    pieces += [b"ascii ", "\u65e5\u672c".encode(encoding.python_codec), b"\xff", b"\x81", b"\xa1"]
+    pieces += [b"\x81\x30", b"\x84\x31\xa4", b"\x88\x62", b"\x88\x64"]
+    rng = random.Random(f"wide-{name}")
+    for size in (1, 2, 3, 10, 100, 5000):
+        for _ in range(40):
+            data = b"".join(rng.choice(pieces) for _ in range(size))
+            expected = reference.decode_without_bom(data, encoding)
+            text = decoder.decode(data)
+            assert text == expected, data.hex()
+            # The string has its narrowest kind, as every str built by Python does.
+            assert text.encode("utf-32-le").decode("utf-32-le") == text
+
+
+def _beyond_u_ffff(name: str) -> bytes:
+    """Two characters beyond U+FFFF in ``name``, from its index."""
+    if name == "gb18030":
+        return "\U00020000\U0010FFFF".encode("gb18030")
+    index = reference.load_index("index_big5_data")
+    pointers = [p for p, char in enumerate(index) if ord(char) > 0xFFFF][:2]
+    out = b""
+    for pointer in pointers:
+        lead, offset = divmod(pointer, 157)
+        out += bytes([lead + 0x81, offset + (0x40 if offset < 0x3F else 0x62)])
+    return out
+
+
+@needs_compiled
 def test_argument_errors_are_clear() -> None:
     assert cjk.compiled is not None
     with pytest.raises(TypeError):
@@ -149,3 +184,22 @@ def test_boundary_is_the_reference_last_cut(name: str) -> None:
             cut = decoder.boundary(data, limit)
             assert cut == reference.last_cut(data, encoding, limit), data.hex()
             assert decoder.decode(data[:cut]) + decoder.decode(data[cut:]) == decoder.decode(data)
+
+
+@needs_compiled
+@pytest.mark.parametrize("name", ["windows-1252", "windows-1251", "ISO-8859-2", "x-user-defined"])
+def test_single_byte_table_decoder(name: str) -> None:
+    # Every byte in every position, ASCII-only and Latin-1-only input (narrowest string kind).
+    assert cjk.compiled is not None
+    table = charmap_table(name)
+    encoding = BY_NAME[name]
+    rng = random.Random(name)
+    inputs = [b"", b"ascii only", bytes(range(256)), bytes(range(0xA0, 0x100)) * 3]
+    inputs += [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300))) for _ in range(200)]
+    for data in inputs:
+        expected = reference.decode_without_bom(data, encoding)
+        assert cjk.compiled.decode_single_byte(data, table) == expected, data.hex()
+    with pytest.raises(ValueError):
+        cjk.compiled.decode_single_byte(b"a", "short table")
+    with pytest.raises(ValueError):
+        cjk.compiled.decode_single_byte(b"a", "\U00010000" * 256)
