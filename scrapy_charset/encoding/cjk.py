@@ -27,7 +27,6 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
-from . import reference
 from .labels import BY_NAME, Encoding
 from .tables.fast_cjk_data import FAST_CJK
 
@@ -126,6 +125,8 @@ class _TableDecoder:
 
     def unit_text(self, unit: bytes, at_end: bool) -> str:
         """The spec's output for one unit; ``at_end``: nothing follows it."""
+        from . import reference  # the spec-literal decoders: only for units met here
+
         if self._is_gb18030 and len(unit) == 2 and unit[1] in _DIGITS and not at_end:
             # gb18030 second byte was a digit but no third byte followed: the spec restores
             # the digit and the next byte, so the digit is output as itself.
@@ -202,6 +203,8 @@ class _TableDecoder:
 
 def _compiled_args(compiled: ModuleType, name: str) -> tuple[Any, ...]:
     """The arguments of ``_speedups.decode`` after the data: encoding number and indexes."""
+    from . import reference  # loads the indexes
+
     if name in ("GBK", "gb18030"):
         from .tables.gb18030_ranges_data import RANGES
 
@@ -464,6 +467,8 @@ def decode(data: bytes, encoding: Encoding) -> str:
     """The spec's *decode without BOM* for a CJK encoding (error mode replacement)."""
     if encoding.name == "ISO-2022-JP":
         if compiled is not None:
+            from . import reference  # loads the index
+
             jis0208 = reference.load_index("index_jis0208_data")
             return compiled.decode(data, compiled.ISO_2022_JP, jis0208)
         text = _iso_2022_jp_by_codec(data)

@@ -18,7 +18,7 @@ import re
 from functools import cache
 from typing import Protocol
 
-from . import cjk, reference
+from . import cjk
 from .cjk import SAFE_BYTE_PATTERNS, compiled
 from .labels import Encoding
 from .tables.single_byte_data import SINGLE_BYTE
@@ -165,4 +165,8 @@ def safe_cut(data: bytes, encoding: Encoding) -> int:
         return 0
     # Units are at most 4 bytes: those starting by n - 8 end before the data does.
     found = cjk.table_decoder(name).boundary(data, n - 8)
-    return reference.last_cut(data, encoding, n - 8) if found is None else found
+    if found is None:
+        from . import reference  # without the compiled decoders: the spec-literal one
+
+        return reference.last_cut(data, encoding, n - 8)
+    return found

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import codecs
 import logging
+import re
 import sys
 import warnings
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
@@ -324,8 +325,8 @@ def stock_scrapy_codec(
     """
     codec = (
         read_bom(body)[0]
-        or http_content_type_encoding(content_type.decode("latin-1") if content_type else "")
-        or html_body_declared_encoding(body)
+        or _stock_header_codec(content_type or b"")
+        or _stock_body_codec(body)
     )
     if codec is None:
         if body.isascii():
@@ -335,6 +336,26 @@ def stock_scrapy_codec(
         else:
             return None
     return codec_name(codec)
+
+
+def _stock_body_codec(body: bytes) -> str | None:
+    # w3lib reads a <meta> charset or an XML declaration's encoding in the first 4,096 bytes:
+    # without "charset" or "encoding" there, it finds none (its regular expressions cost more).
+    chunk = body[:4096].lower()
+    if b"charset" not in chunk and b"encoding" not in chunk:
+        return None
+    return html_body_declared_encoding(body)
+
+
+def _stock_header_codec(content_type: bytes) -> str | None:
+    if len(content_type) > 256:
+        return http_content_type_encoding(content_type.decode("latin-1"))
+    return _cached_stock_header_codec(content_type)
+
+
+@lru_cache(maxsize=256)  # a crawl meets few distinct headers
+def _cached_stock_header_codec(content_type: bytes) -> str | None:
+    return http_content_type_encoding(content_type.decode("latin-1"))
 
 
 def stock_text_differs(
@@ -359,8 +380,7 @@ def stock_text_differs(
         return True
     ours_table, stock_table = _single_byte_table(ours), _python_table(stock)
     if ours_table is not None and stock_table is not None:
-        differing, same = _differing_bytes(ours_table, stock_table)
-        return bool(differing) and bool(body.translate(None, same))
+        return _holds_any(body, _differing_bytes(ours_table, stock_table))
     if stock == codec_name(_nearest_codec(ours)):
         if ours.python_codec_exact:
             return False
@@ -423,10 +443,19 @@ def _single_byte_table(encoding: Encoding) -> str | None:
 
 
 @cache
-def _differing_bytes(ours: str, stock: str) -> tuple[bytes, bytes]:
-    """The bytes two tables map differently, and the other bytes (to delete)."""
-    differing = bytes(b for b in range(256) if ours[b] != stock[b])
-    return differing, bytes(b for b in range(256) if ours[b] == stock[b])
+def _differing_bytes(ours: str, stock: str) -> tuple[bytes, ...] | re.Pattern[bytes]:
+    """The bytes two tables map differently: a few to look for one by one (a fast ``find``
+    each), or a pattern for many."""
+    differing = [b for b in range(256) if ours[b] != stock[b]]
+    if len(differing) <= 8:
+        return tuple(bytes((b,)) for b in differing)
+    return re.compile(b"[" + b"".join(re.escape(bytes((b,))) for b in differing) + b"]")
+
+
+def _holds_any(body: bytes, wanted: tuple[bytes, ...] | re.Pattern[bytes]) -> bool:
+    if isinstance(wanted, tuple):
+        return any(byte in body for byte in wanted)
+    return wanted.search(body) is not None
 
 
 def _nearest_codec(encoding: Encoding) -> str:
