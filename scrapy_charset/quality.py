@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterator
 from itertools import filterfalse
 from typing import Any, Literal, NamedTuple
 
@@ -81,11 +82,8 @@ def _utf8_prefilters(leads: set[str], cont: set[str]) -> tuple[tuple[int, re.Pat
 class _Misreading:
     """UTF-8 read as one single-byte encoding: which characters stand for which bytes."""
 
-    def __init__(self, name: str, byte_tables: tuple[dict[int, str], ...], trusted: range) -> None:
+    def __init__(self, name: str, byte_tables: tuple[dict[int, str], ...]) -> None:
         self.name = name
-        # trusted: code points that count on their own as a 2-byte repair; others need a
-        # neighbour (see find_mojibake), because a lone 2-byte repair can be chance.
-        self.trusted = trusted
         to_byte: dict[int, int] = {}
         by_byte: dict[int, set[str]] = {}
         for table in byte_tables:
@@ -121,20 +119,22 @@ class _Misreading:
 _WINDOWS_1252 = _byte_to_char_table("cp1252")
 _LATIN_1 = {byte: chr(byte) for byte in range(0x80, 0x100)}
 _WINDOWS_1251 = _byte_to_char_table("cp1251")
+_WINDOWS_1250 = _byte_to_char_table("cp1250")
 
 _MISREADINGS = (
     # windows-1252 and ISO-8859-1 together: pages labelled latin-1 that carry C1 controls.
-    # Trusted repairs: Latin-1 Supplement and Latin Extended-A (U+0080-U+017F).
-    _Misreading("windows-1252", (_WINDOWS_1252, _LATIN_1), range(0x80, 0x180)),
-    # UTF-8 Cyrillic read as windows-1251 ("РџСЂРёРІРµС‚"): no lone 2-byte repair is trusted.
-    _Misreading("windows-1251", (_WINDOWS_1251,), range(0)),
+    _Misreading("windows-1252", (_WINDOWS_1252, _LATIN_1)),
+    # Cyrillic read as windows-1251 ("РџСЂРёРІРµС‚"), and Latin text too ("garГ§on").
+    _Misreading("windows-1251", (_WINDOWS_1251,)),
+    # Central European pages: "Ĺ˝luĹĄouÄŤkĂ˝", "LiĂ¨ge".
+    _Misreading("windows-1250", (_WINDOWS_1250,)),
 )
 
 _PREFILTERS = tuple(p for m in _MISREADINGS for p in m.prefilters)
-# Text without any of these bytes has no prefilter match: for windows-1252 they are the first
-# bytes of all continuation characters, for windows-1251 those of all leads (Cyrillic, D0 and
-# D1). may_have_mojibake spells them out (a loop over them costs a third more).
-_GATE_BYTES = frozenset({0xC2, 0xC5, 0xC6, 0xCB, 0xD0, 0xD1, 0xE2})
+# Text without any of these bytes has no prefilter match: for windows-1252 and windows-1250
+# they are the first bytes of all continuation characters, for windows-1251 those of all
+# leads (Cyrillic, D0 and D1). may_have_mojibake spells them out (a loop costs a third more).
+_GATE_BYTES = frozenset({0xC2, 0xC4, 0xC5, 0xC6, 0xCB, 0xD0, 0xD1, 0xE2})
 if not all(
     leads <= _GATE_BYTES or cont <= _GATE_BYTES
     for leads, cont in (m.first_bytes for m in _MISREADINGS)
@@ -162,6 +162,7 @@ def may_have_mojibake(text: str) -> bool:
         0xE2 in data
         or 0xC2 in data
         or 0xC5 in data
+        or 0xC4 in data
         or 0xC6 in data
         or 0xCB in data
         or 0xD0 in data
@@ -203,7 +204,8 @@ else:
     dict_values_clean = _text_speedups.dict_values_clean
 
 
-def _repairs(text: str, misreading: _Misreading) -> Iterator[Mojibake]:
+def _candidates(text: str, misreading: _Misreading) -> Iterator[Mojibake]:
+    """Every stretch that re-encodes with the misreading to one valid UTF-8 character."""
     lengths, to_latin1, name = misreading.lengths, misreading.to_latin1, misreading.name
     for match in misreading.pattern.finditer(text):
         start, end = match.span()
@@ -218,45 +220,186 @@ def _repairs(text: str, misreading: _Misreading) -> Iterator[Mojibake]:
         yield Mojibake(start, start + length, chunk, repaired, name)
 
 
-def _plausible(repairs: Iterable[Mojibake], trusted: range) -> Iterator[Mojibake]:
-    # A 3- or 4-byte repair is kept on its own: a lead byte followed by exactly the right
-    # continuation bytes is very unlikely in real text. A 2-byte repair outside ``trusted``
-    # (e.g. German "ß“" -> U+07D3) is kept only inside a run of at least two adjacent repairs,
-    # the way a mis-decoded Cyrillic or Greek word looks.
-    # Streams: at most one repair is held (memory stays bounded on long damaged text).
-    single: Mojibake | None = None  # the first repair of a run, until a second one joins it
-    in_run = False  # the run already has two or more repairs: each one is kept
+def _failures(text: str, misreading: _Misreading) -> int:
+    """How many stretches look like the misreading's mojibake but are not UTF-8."""
+    lengths, to_latin1 = misreading.lengths, misreading.to_latin1
+    failed = 0
+    for match in misreading.pattern.finditer(text):
+        start, end = match.span()
+        length = lengths[text[start]]
+        try:
+            if end - start < length:
+                raise ValueError
+            text[start : start + length].translate(to_latin1).encode("latin-1").decode("utf-8")
+        except ValueError:  # (UnicodeError is one)
+            failed += 1
+    return failed
+
+
+# What a repaired character may be. Modifier letters, other numbers (but Latin-1's ² ³ ¹ ¼ ½
+# ¾), controls and unassigned code points are what chance gives: "ВІКІ" would read "²ʲ".
+_TEXT_CATEGORIES = frozenset(
+    {"Lu", "Ll", "Lt", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "Pc", "Pd", "Ps", "Pe", "Pi", "Pf",
+     "Po", "Sm", "Sc", "Sk", "So", "Zs"}
+)
+# Characters that follow a letter in genuine text: a capital letter and one of these ("KESÄ"
+# + no-break space, "VIELÄ…", "”NÄ”", "AHÅ™") is not evidence of mojibake on its own.
+_AFTER_LETTERS = frozenset("\u00a0\u00ad’‘”“„‚»«›‹…–—•·™®©°´¡¿")
+_TYPOGRAPHY = frozenset({"Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Sm", "Sc", "So", "Zs", "Cf"})
+
+
+def _is_text(char: str) -> bool:
+    return unicodedata.category(char) in _TEXT_CATEGORIES or "\u00b2" <= char <= "\u00be"
+
+
+def _script(char: str) -> str:
+    return unicodedata.name(char, "?").split(" ", 1)[0] if char.isalpha() else ""
+
+
+def _strong(repair: Mojibake, text: str) -> bool:
+    """Whether one repair with no repaired neighbour is evidence enough on its own."""
+    repaired = repair.repaired
+    if not _is_text(repaired):
+        return False
+    before = text[repair.start - 1] if repair.start else " "
+    after = text[repair.end] if repair.end < len(text) else " "
+    if len(repair.text) > 2:  # 3 or 4 bytes: typography and symbols (’ € ✔ 😀) are evidence,
+        if unicodedata.category(repaired) in _TYPOGRAPHY:  # and a Latin letter that fits
+            return True  # the word ("Viá»‡t"); a lone CJK letter may be chance
+        return _script(repaired) == "LATIN" and _fits_case(repaired, before, after)
+    lead, cont = repair.text[0], repair.text[1]
+    if "\x80" <= cont <= "\x9f":  # a C1 control after a letter: never in genuine text
+        return True
+    if not lead.isalpha() or "\u0250" <= repaired <= "\u02ff":  # "5×£35"; IPA: chance
+        return False
+    if (
+        repair.misread_as != "windows-1251"
+        and lead in "ÂÃĂ"
+        and (cont not in _AFTER_LETTERS or not repaired.isalpha() or after.isalpha())
+        and cont not in "’‘"
+    ):  # UTF-8 for Latin-1 letters and symbols: "Ã©", "Ã‰", "Â°", "MÃ–BEL"
+        return True
+    script = _script(lead)
+    if not cont.isalpha() and cont not in _AFTER_LETTERS and _script(repaired) != script:
+        return True  # "Ð¸", "Î³": a letter and a symbol for a letter of another script
+    if (before.isalpha() and _script(before) != script) or (
+        not before.isalpha() and after.isalpha() and _script(after) != script
+    ):  # a Cyrillic letter inside a Latin word ("garГ§on", "Гјber")
+        return True
+    if repaired.isupper() and cont not in _AFTER_LETTERS and (before.isupper() or after.isupper()):
+        return True  # a capital from a letter and a letter or odd sign among capitals: "ÅšWI"
+    inside_a_word = before.isalpha() and after.isalpha()  # "cÅ“ur"; not "”NÄ”" nor "Ã’s"
+    return (inside_a_word or cont not in "’‘”“„‚") and _fits_case(repaired, before, after)
+
+
+def _fits_case(repaired: str, before: str, after: str) -> bool:
+    """A repaired letter whose case fits the word around it: "siÄ™", "Å›wiat", "SÃ¸ren",
+    "Å\u00a0koda", but not "VIELÄ…" or "KESÄ\u00a0"."""
+    if repaired.islower():
+        return before.islower() or after.islower()
+    return not before.isalpha() and after.islower()
+
+
+def _judged(text: str, misreading: _Misreading) -> Iterator[tuple[Mojibake, bool]]:
+    """Each candidate with whether it is evidence on its own. Two or more adjacent candidates
+    whose repairs are text (a mis-decoded word: "ÐŸÑ€Ð¸Ð²ÐµÑ‚") are; a lone candidate is
+    judged with its neighbours (see _strong). Streams: at most one candidate is held."""
+    pending: Mojibake | None = None  # the first of a run, until a second one joins it
+    in_run = False
     end = -1
-    for repair in repairs:
-        if repair.start != end:  # a new run starts: settle the one before
-            if single is not None and (len(single.text) > 2 or ord(single.repaired) in trusted):
-                yield single
-            single, in_run = None, False
-        end = repair.end
-        if in_run:
-            yield repair
-        elif single is None:
-            single = repair
+    for candidate in _candidates(text, misreading):
+        is_text = _is_text(candidate.repaired)
+        if candidate.start != end or not is_text:  # the run before ends here
+            if pending is not None:
+                yield pending, _strong(pending, text)
+            pending, in_run = None, False
+        end = candidate.end
+        if not is_text:
+            yield candidate, False
+        elif in_run:
+            yield candidate, True
+        elif pending is None:
+            pending = candidate
         else:
-            yield single
-            yield repair
-            single, in_run = None, True
-    if single is not None and (len(single.text) > 2 or ord(single.repaired) in trusted):
-        yield single
+            yield pending, True
+            yield candidate, True
+            pending, in_run = None, True
+    if pending is not None:
+        yield pending, _strong(pending, text)
+
+
+NEAR = 12  # characters on one line: how close strong evidence must be for a weak one to count
+
+
+def _near(text: str, end: int, start: int) -> bool:
+    return end + NEAR >= start and "\n" not in text[end:start]
+
+
+def _kept(text: str, misreading: _Misreading) -> Iterator[Mojibake]:
+    """The candidates that count: strong ones, and weak ones (``Ð¸``, ``Ä…``) within NEAR
+    characters of a strong one on the same line. Streams: only weak ones within reach are
+    held."""
+    waiting: deque[Mojibake] = deque()  # weak candidates after the last strong one
+    strong_end = -NEAR - 1
+    for candidate, strong in _judged(text, misreading):
+        if strong:
+            while waiting:
+                weak = waiting.popleft()
+                if _near(text, weak.end, candidate.start):
+                    yield weak
+            strong_end = candidate.end
+            yield candidate
+        elif _near(text, strong_end, candidate.start):
+            yield candidate
+        else:
+            while waiting and waiting[0].end + NEAR < candidate.start:
+                waiting.popleft()  # too far from anything strong to come
+            waiting.append(candidate)
+
+
+def _best_misreading(text: str) -> tuple[_Misreading | None, int]:
+    """The misreading that explains most of the text, and how many characters it repairs.
+
+    Text that the repairs explain only in part is left alone, as in ftfy: a single repair
+    beside genuine non-ASCII text ("Bremer/Mccoy – DrÃ¥ber"), or fewer repairs than stretches
+    that look like the misreading's but are not UTF-8 (a hopeless garble).
+    """
+    best, best_count = None, 0
+    failures = -1
+    for misreading in _MISREADINGS:
+        count = explained = 0
+        for repair in _kept(text, misreading):
+            count += 1
+            explained += len(repair.text)
+        if count <= best_count:
+            continue
+        if failures < 0:
+            failures = max(_failures(text, other) for other in _MISREADINGS)
+        if failures > count:
+            continue
+        if count == 1 and len(text) - text.count(" ") > explained and not text.isascii():
+            others = text.replace(" ", "")
+            if sum(1 for c in others if c > "\x7f") > explained:
+                continue
+        best, best_count = misreading, count
+    return best, best_count
 
 
 def find_mojibake(text: str, *, prechecked: bool = False) -> list[Mojibake]:
-    """Every mis-decoded UTF-8 character in ``text``, from the first misreading that finds any.
+    """Every mis-decoded UTF-8 character in ``text``, read back with the misreading that
+    explains most of it (windows-1252 / ISO-8859-1, windows-1251 or windows-1250).
+
+    A stretch counts when it is evidence on its own (a mis-decoded word, typography such as
+    ``â€™``, ``Ã©``, a letter of another script inside a word, a C1 control), or when such
+    evidence is near (then the weaker ``Ð¸`` or ``Ä…`` count too). Capitals
+    next to punctuation (``KESÄ`` + no-break space, ``VIELÄ…``) are not evidence on their own.
 
     ``prechecked``: the caller already knows :func:`may_have_mojibake` is True.
     """
     if not prechecked and not may_have_mojibake(text):
         return []
-    for misreading in _MISREADINGS:
-        kept = list(_plausible(_repairs(text, misreading), misreading.trusted))
-        if kept:
-            return kept
-    return []
+    misreading, _ = _best_misreading(text)
+    return [] if misreading is None else list(_kept(text, misreading))
 
 
 def count_mojibake(text: str, *, prechecked: bool = False) -> int:
@@ -264,11 +407,7 @@ def count_mojibake(text: str, *, prechecked: bool = False) -> int:
     without a record per character."""
     if not prechecked and not may_have_mojibake(text):
         return 0
-    for misreading in _MISREADINGS:
-        count = sum(1 for _ in _plausible(_repairs(text, misreading), misreading.trusted))
-        if count:
-            return count
-    return 0
+    return _best_misreading(text)[1]
 
 
 def normalize(text: str, form: NormalForm) -> str:
@@ -281,3 +420,71 @@ def normalize(text: str, form: NormalForm) -> str:
     if text.isascii() or unicodedata.is_normalized(form, text):
         return text
     return unicodedata.normalize(form, text)
+
+
+def _apply(text: str, repairs: list[Mojibake]) -> str:
+    parts, position = [], 0
+    for found in repairs:
+        parts.append(text[position : found.start])
+        parts.append(found.repaired)
+        position = found.end
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def repair_spans(text: str, *, rounds: int = 3) -> str:
+    """``text`` with every stretch :func:`find_mojibake` finds replaced by its repair, again
+    on the result for mojibake of mojibake (at most ``rounds`` times). Pure Python."""
+    for _ in range(rounds):
+        found = find_mojibake(text)
+        if not found:
+            break
+        text = _apply(text, found)
+    return text
+
+
+def repair(text: str) -> str:
+    """``text`` with its mojibake repaired; genuine text comes back unchanged (the same object).
+
+    With ftfy installed (the ``ftfy`` extra), two repairs compete: ``ftfy.fix_encoding``
+    followed by :func:`repair_spans`, and :func:`repair_spans` followed by
+    ``ftfy.fix_encoding``; the one that leaves less damage (ftfy's badness plus what
+    :func:`find_mojibake` still finds), then the shorter one, wins. ftfy knows MacRoman, code
+    page 437, CESU-8 emoji and lossy sequences; the spans fix what ftfy leaves (Latin text read
+    as windows-1251, one garbled line among good ones, garbled text next to genuine text).
+    Without ftfy only :func:`repair_spans` runs.
+
+    Limits: without ftfy, only UTF-8 read as windows-1252, ISO-8859-1, windows-1251 or
+    windows-1250 is repaired; characters lost to U+FFFD or ``?`` stay lost; a lone ambiguous
+    stretch (``KESÄ`` + no-break space) is left alone unless clearer damage is near; text that
+    the repairs explain only in part (a hopeless garble) is left alone; ftfy's ``fix_text``
+    extras (straightening quotes, HTML entities, character width) are never applied.
+    """
+    if text.isascii():
+        return text
+    ftfy = _ftfy()
+    if ftfy is None:
+        fixed = repair_spans(text)
+    else:
+        fix_encoding, badness = ftfy
+        candidates = [repair_spans(fix_encoding(text)), fix_encoding(repair_spans(text))]
+        fixed = min(candidates, key=lambda c: (badness(c) + count_mojibake(c), len(c)))
+    return text if fixed == text else fixed
+
+
+_FTFY: Any = None
+
+
+def _ftfy() -> tuple[Callable[[str], str], Callable[[str], int]] | None:
+    """ftfy's ``fix_encoding`` and ``badness``, imported on first use (ftfy costs a noticeable
+    import time), or None without the ``ftfy`` extra."""
+    global _FTFY
+    if _FTFY is None:
+        try:
+            from ftfy import fix_encoding
+            from ftfy.badness import badness
+        except ImportError:
+            _FTFY = False
+        else:
+            _FTFY = (fix_encoding, badness)
+    return _FTFY or None
