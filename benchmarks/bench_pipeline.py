@@ -1,10 +1,11 @@
 """CharsetPipeline overhead against a pass-through pipeline, measured side by side.
 
-Usage: python benchmarks/bench_pipeline.py [--items 100000] [--rounds 5] [--damaged 0.001]
-       [--no-crawl] [--floor] [--check]
+Usage: python benchmarks/bench_pipeline.py [--items 20000] [--rounds 5] [--damaged 0.01]
+       [--chars 100-1000] [--crawl] [--floor] [--check]
 
-Items are dicts of 10 text fields: mostly ASCII, with French, German, Vietnamese and Japanese
-text; a share ``--damaged`` of the values is damaged (half U+FFFD, half mojibake; only
+Items are dicts of 10 text fields of ``--chars`` characters (sentences joined: mostly ASCII,
+with French, German, Vietnamese and Japanese text), measured twice side by side: all clean,
+and with a share ``--damaged`` of the values damaged (half U+FFFD, half mojibake; only
 non-ASCII texts can be). Times are CPU time of this process (other load on the machine does
 not count), each the median over ``--rounds`` rounds in which both pipelines handle the same
 items:
@@ -12,16 +13,16 @@ items:
 - direct: ``pipeline.process_item(item)`` in a loop: the pipeline's own cost per item;
 - ItemPipelineManager: each item goes through Scrapy's pipeline manager with only that
   pipeline enabled (the manager's own per-item work is the reference);
-- crawl: a real Scrapy crawl in a child process whose spider yields the items from one
-  ``data:`` response; the reference is the whole per-item cost of a crawl.
+- crawl (``--crawl``): a real Scrapy crawl in a child process whose spider yields the items
+  from one ``data:`` response; the reference is the whole per-item cost of a crawl.
 
 Each ratio is the median of the per-round ratios; the range over the rounds follows in
 brackets (on a busy machine it shows how far one run can be trusted). ``--floor`` adds a
 reference row: the same manager with a pipeline that only joins each dict item's values, the
 least any pipeline that reads every value costs against the pass-through one.
 
-``--check`` exits with status 1 unless the crawl ratio is at most 1.5x and the direct cost is
-under 10 us per item (the ItemPipelineManager ratio is reported, not checked).
+``--check`` exits with status 1 unless the ItemPipelineManager ratio is at most 1.5x both
+clean and damaged.
 """
 
 from __future__ import annotations
@@ -43,7 +44,6 @@ from scrapy.utils.test import get_crawler
 from scrapy_charset.integration.pipeline import CharsetPipeline
 
 MAX_RATIO = 1.5
-MAX_US_PER_ITEM = 10.0
 
 TEXTS = [
     "Stainless steel water bottle, 750 ml, keeps drinks cold for 24 hours",
@@ -76,13 +76,28 @@ class JoinOnlyPipeline:
         return item
 
 
-def make_items(count: int, damaged: float, seed: int = 8) -> list[dict[str, str]]:
+def _long_text(rng: random.Random, low: int, high: int) -> str:
+    """Sentences of TEXTS joined until the text is ``low``-``high`` characters long."""
+    target = rng.randint(low, high)
+    parts: list[str] = []
+    size = 0
+    while size < target:
+        part = rng.choice(TEXTS)
+        parts.append(part)
+        size += len(part) + 1
+    return " ".join(parts)[:target]
+
+
+def make_items(
+    count: int, damaged: float, seed: int = 8, chars: tuple[int, int] = (100, 1000)
+) -> list[dict[str, str]]:
     rng = random.Random(seed)
+    pool = [_long_text(rng, *chars) for _ in range(1000)] if chars != (0, 0) else TEXTS
     items = []
     for _ in range(count):
         item = {}
         for name in FIELDS:
-            text = rng.choice(TEXTS)
+            text = rng.choice(pool)
             roll = rng.random()
             if roll < damaged / 2:  # the UTF-8 bytes decoded as ASCII: U+FFFD
                 text = text.encode("utf-8").decode("ascii", errors="replace")
@@ -155,7 +170,7 @@ def crawl_child(pipeline: str, count: int, damaged: float) -> None:
     from scrapy import signals
     from scrapy.crawler import CrawlerProcess
 
-    items = make_items(count, damaged)
+    items = make_items(count, damaged)  # (the default field lengths)
 
     class ItemsSpider(scrapy.Spider):
         name = "bench_items"
@@ -221,68 +236,65 @@ def crawl_round(count: int, damaged: float) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--items", type=int, default=100_000)
+    parser.add_argument("--items", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--damaged", type=float, default=0.001)
-    parser.add_argument("--no-crawl", action="store_true")
+    parser.add_argument("--damaged", type=float, default=0.01)
+    parser.add_argument("--chars", default="100-1000", help="field lengths; 0-0: short texts")
+    parser.add_argument("--crawl", action="store_true", help="also time a real crawl")
     parser.add_argument("--floor", action="store_true")
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--crawl-child", choices=["charset", "plain"], help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    low, high = (int(part) for part in args.chars.split("-"))
     if args.crawl_child:
         crawl_child(args.crawl_child, args.items, args.damaged)
         return 0
     logging.disable(logging.WARNING)
-    items = make_items(args.items, args.damaged)
-    measured: dict[str, list[tuple[float, float]]] = {
-        "direct": [],
-        "manager": [],
-        "floor": [],
-        "crawl": [],
-    }
+    levels = (0.0, args.damaged)
+    item_sets = {level: make_items(args.items, level, chars=(low, high)) for level in levels}
+    measured: dict[tuple[str, float], list[tuple[float, float]]] = {}
     for _ in range(args.rounds):
-        measured["direct"].append(direct_round(items))
-        measured["manager"].append(scrapy_round(items))
-        if args.floor:
-            measured["floor"].append(scrapy_round(items, JoinOnlyPipeline))
-        if not args.no_crawl:
-            measured["crawl"].append(crawl_round(args.items, args.damaged))
-    n = len(items)
+        for level, items in item_sets.items():
+            measured.setdefault(("direct", level), []).append(direct_round(items))
+            measured.setdefault(("manager", level), []).append(scrapy_round(items))
+            if args.floor:
+                measured.setdefault(("floor", level), []).append(
+                    scrapy_round(items, JoinOnlyPipeline)
+                )
+        if args.crawl:
+            measured.setdefault(("crawl", args.damaged), []).append(
+                crawl_round(args.items, args.damaged)
+            )
+    n = args.items
     print(
-        f"{n} items x {len(FIELDS)} text fields, {args.damaged:.2%} of values damaged, "
-        f"CPU time, median of {args.rounds} rounds"
+        f"{n} items x {len(FIELDS)} text fields of {low}-{high} characters, CPU time, "
+        f"median of {args.rounds} rounds"
     )
-    results = {}
     labels = {
         "direct": ("direct process_item", "CharsetPipeline"),
         "manager": ("ItemPipelineManager", "CharsetPipeline"),
         "floor": ("ItemPipelineManager", "join values only"),
         "crawl": ("crawl", "CharsetPipeline"),
     }
-    for key, rounds in measured.items():
-        if not rounds:
-            continue
+    ratios_at: dict[tuple[str, float], float] = {}
+    for (key, level), rounds in measured.items():
         charset_us = statistics.median(c for c, _ in rounds) / n * 1e6
         plain_us = statistics.median(p for _, p in rounds) / n * 1e6
         ratios = [c / p for c, p in rounds]
-        ratio = statistics.median(ratios)
-        results[key] = (charset_us, plain_us, ratio)
+        ratio = ratios_at[key, level] = statistics.median(ratios)
         label, pipeline = labels[key]
         print(
-            f"{label:>20}: {pipeline} {charset_us:7.2f} us/item, pass-through "
-            f"{plain_us:7.2f} us/item, ratio {ratio:5.2f}x ({min(ratios):.2f}-{max(ratios):.2f}), "
-            f"overhead {charset_us - plain_us:6.2f} us/item"
+            f"{label:>20}, {level:5.1%} damaged: {pipeline} {charset_us:7.2f} us/item, "
+            f"pass-through {plain_us:7.2f} us/item, ratio {ratio:5.2f}x "
+            f"({min(ratios):.2f}-{max(ratios):.2f})"
         )
-    ok_cost = results["direct"][0] < MAX_US_PER_ITEM
-    verdict = f"direct cost < {MAX_US_PER_ITEM:g} us/item: {'yes' if ok_cost else 'NO'}"
-    manager_ok = results["manager"][2] <= MAX_RATIO
-    verdict += f"; manager ratio <= {MAX_RATIO}x: {'yes' if manager_ok else 'NO'}"
-    ok_ratio = True
-    if "crawl" in results:
-        ok_ratio = results["crawl"][2] <= MAX_RATIO
-        verdict += f"; crawl ratio <= {MAX_RATIO}x: {'yes' if ok_ratio else 'NO'}"
-    print(verdict)
-    return 0 if (ok_ratio and ok_cost) or not args.check else 1
+    manager = [ratios_at["manager", level] for level in levels]
+    ok = all(ratio <= MAX_RATIO for ratio in manager)
+    print(
+        f"ItemPipelineManager ratio, clean / {args.damaged:.0%} damaged: "
+        f"{manager[0]:.2f}x / {manager[1]:.2f}x (target <= {MAX_RATIO}x: {'yes' if ok else 'NO'})"
+    )
+    return 0 if ok or not args.check else 1
 
 
 if __name__ == "__main__":

@@ -360,9 +360,10 @@ def _kept(text: str, misreading: _Misreading) -> Iterator[Mojibake]:
 def _best_misreading(text: str) -> tuple[_Misreading | None, int]:
     """The misreading that explains most of the text, and how many characters it repairs.
 
-    Text that the repairs explain only in part is left alone, as in ftfy: a single repair
-    beside genuine non-ASCII text ("Bremer/Mccoy – DrÃ¥ber"), or fewer repairs than stretches
-    that look like the misreading's but are not UTF-8 (a hopeless garble).
+    Text that the repairs explain only in part is left alone, as in ftfy: a single
+    two-character repair beside genuine non-ASCII text ("Bremer/Mccoy – DrÃ¥ber"), or fewer
+    repairs than stretches that look like the misreading's but are not UTF-8 (a hopeless
+    garble).
     """
     best, best_count = None, 0
     failures = -1
@@ -377,7 +378,7 @@ def _best_misreading(text: str) -> tuple[_Misreading | None, int]:
             failures = max(_failures(text, other) for other in _MISREADINGS)
         if failures > count:
             continue
-        if count == 1 and len(text) - text.count(" ") > explained and not text.isascii():
+        if count == 1 and explained == 2:  # one two-character repair
             others = text.replace(" ", "")
             if sum(1 for c in others if c > "\x7f") > explained:
                 continue

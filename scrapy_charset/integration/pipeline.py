@@ -10,14 +10,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from itemadapter import ItemAdapter, is_item
 from scrapy import Item
 from scrapy.exceptions import DropItem, NotConfigured
 
-from ..quality import NormalForm, count_mojibake, dict_values_clean, may_have_mojibake, normalize
+from ..quality import count_mojibake, dict_values_clean, may_have_mojibake
+from .pipeline_actions import (
+    MAX_DEPTH,
+    Context,
+    Findings,
+    ValueCheck,
+    actions_for,
+    child_path,
+    fields_of,
+    matches,
+    normalize_values,
+)
 from .pipeline_settings import PipelineConfig
 from .pipeline_spikes import FieldState, Spike, SpikeRule
 
@@ -25,24 +35,15 @@ logger = logging.getLogger(__name__)
 
 PREFIX = "charset/item/"
 OTHER_FIELDS = "<other>"  # shared path once CHARSET_ITEM_MAX_FIELDS distinct paths exist
-MAX_DEPTH = 32  # nesting below this is not inspected
 PUBLISH_EVERY = 1_000  # items between refreshes of the counting stats
 
 _UNKNOWN: Any = object()  # route not looked up yet
-_FIELD_COUNTERS = ("affected", "replacement_chars", "mojibake", "mojibake_chars")
+_FIELD_COUNTERS = (
+    "affected", "replacement_chars", "mojibake", "mojibake_chars", "damaged", "repaired"
+)
 MAX_SHAPES = 1_000  # distinct key sets remembered for the fast path
 CLEAN_TALLY_LIMIT = 1 << 20  # clean items tallied at most before they are handed over
 _SCALARS = (bytes, bytearray, memoryview, int, float, complex, type(None))
-
-
-@dataclass(frozen=True)
-class ValueCheck:
-    """A damaged text value found in an item, at a field path such as ``offers[].name``."""
-
-    path: str
-    replacement_chars: int
-    mojibake_chars: int
-    state: FieldState | None = field(default=None, compare=False, repr=False)
 
 
 def check_text(path: str, text: str, state: FieldState | None = None) -> ValueCheck | None:
@@ -56,29 +57,11 @@ def check_text(path: str, text: str, state: FieldState | None = None) -> ValueCh
     mojibake = count_mojibake(text, prechecked=True) if may_be_mojibake else 0
     if not replacements and not mojibake:
         return None
-    return ValueCheck(path, replacements, mojibake, state)
-
-
-def _matches(path: str, prefixes: tuple[str, ...]) -> bool:
-    """``path`` is one of ``prefixes`` or inside one (``a`` covers ``a.b`` and ``a[]``)."""
-    for prefix in prefixes:
-        if path == prefix or (path.startswith(prefix) and path[len(prefix)] in ".["):
-            return True
-    return False
-
-
-def _child_path(parent: str, key: Any) -> str:
-    return f"{parent}.{key}" if parent else str(key)
+    return ValueCheck(path, replacements, mojibake, state, text)
 
 
 def _top_name(path: str) -> str:
     return path.split(".", 1)[0].split("[", 1)[0]
-
-
-def _fields_of(item: Any) -> Iterable[tuple[Any, Any]]:
-    if type(item) is dict:
-        return list(item.items())
-    return list(ItemAdapter(item).items())
 
 
 class _Inspection:
@@ -117,84 +100,13 @@ class _Inspection:
         self._visited.add(key)
         if isinstance(value, dict):
             for name, sub in list(value.items()):
-                self.walk(sub, _child_path(path, name), depth + 1)
+                self.walk(sub, child_path(path, name), depth + 1)
         elif isinstance(value, (list, tuple, set, frozenset)):
             for sub in list(value):
                 self.walk(sub, path + "[]", depth + 1)
         elif is_item(value):
-            for name, sub in _fields_of(value):
-                self.walk(sub, _child_path(path, name), depth + 1)
-
-
-class _Normalizer:
-    """Rewrites the wanted text values of a field in one normal form, rebuilding containers."""
-
-    def __init__(self, form: NormalForm, wanted: Any) -> None:
-        self.form = form
-        self.wanted = wanted  # path -> bool
-        self.changed = 0
-        # Containers already rewritten -> their result: a shared child is rewritten once (at
-        # its first path), and a cycle ends at a container under way (kept as it is).
-        self._done: dict[int, Any] = {}
-
-    def value(self, value: Any, path: str, depth: int) -> Any:
-        """``value`` with its text normalized; the very same object when nothing changes."""
-        if isinstance(value, str) or isinstance(value, _SCALARS) or depth >= MAX_DEPTH:
-            return self._text(value, path)
-        key = id(value)  # the item holds every container, so no id is reused meanwhile
-        done = self._done.get(key, _UNKNOWN)
-        if done is not _UNKNOWN:
-            return done
-        self._done[key] = value  # under way: a cycle back to it keeps it
-        new = self._container(value, path, depth)
-        self._done[key] = new
-        return new
-
-    def _text(self, value: Any, path: str) -> Any:
-        if isinstance(value, str):
-            if not self.wanted(path):
-                return value
-            new = normalize(value, self.form)
-            if new is value or new == value:
-                return value
-            self.changed += 1
-            return new
-        return value
-
-    def _container(self, value: Any, path: str, depth: int) -> Any:
-        if isinstance(value, dict):
-            pairs = [
-                (k, v, self.value(v, _child_path(path, k), depth + 1))
-                for k, v in list(value.items())
-            ]
-            if all(new is old for _, old, new in pairs):
-                return value
-            if type(value) is dict:
-                return {k: new for k, _, new in pairs}
-            for k, old, new in pairs:  # a dict subclass keeps its identity and type
-                if new is not old:
-                    value[k] = new
-            return value
-        if isinstance(value, (list, tuple)):
-            olds = list(value)
-            items = [self.value(v, path + "[]", depth + 1) for v in olds]
-            if all(new is old for new, old in zip(items, olds, strict=True)):
-                return value
-            return items if type(value) is list else tuple(items)
-        if is_item(value):
-            adapter = ItemAdapter(value)
-            for name, sub in list(adapter.items()):
-                new = self.value(sub, _child_path(path, name), depth + 1)
-                if new is not sub:
-                    adapter[name] = new
-        return value
-
-
-def _set_field(item: Any, name: Any, value: Any) -> None:
-    if type(item) is dict:
-        item[name] = value
-    else:
-        ItemAdapter(item)[name] = value
+            for name, sub in fields_of(value):
+                self.walk(sub, child_path(path, name), depth + 1)
 
 
 def _item_values(item: Any) -> dict[str, Any] | None:
@@ -267,6 +179,12 @@ class CharsetPipeline:
         self._run_limit = 1
         self._written: dict[str, Any] = {}  # stat -> the value _publish last wrote
         self._error_logged = False
+        # The opt-in actions switched on, in their fixed order (see pipeline_actions).
+        self._actions = actions_for(cfg)
+        self._context = Context(cfg, self._count_event, self._wanted)
+
+    def _count_event(self, name: str, amount: int) -> None:
+        self.stats.inc_value(PREFIX + name, amount)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> CharsetPipeline:
@@ -368,8 +286,8 @@ class CharsetPipeline:
                 shape = self._shape_of(values)
             if verdict and shape is not None:
                 self._tally(shape, 1)  # per-field counts are added in bulk (see _Shape)
-                if self._normalize is not None:
-                    self._normalize_item(item, self._normalize)
+                if self._normalize is not None:  # the only action a clean item can need
+                    normalize_values(item, None, self._context)
                 return item
         try:
             inspection = self._inspect(item)
@@ -377,22 +295,13 @@ class CharsetPipeline:
             self.stats.inc_value(PREFIX + "uninspectable")
             logger.debug("Cannot inspect %s item: %r", type(item).__name__, exc)
             return item
-        found, damaged = inspection.found, inspection.damaged
+        findings = Findings(inspection.found, inspection.damaged)
         self._flush_clean()  # keep the order of values within each field's windows
-        if damaged:
-            self._count_damage(item, damaged)
-        self._count_values(found)
-        # Normalize after inspecting: NFKC would turn mojibake such as "â€™" into "â€TM".
-        if self.config.normalize is not None:
-            self._normalize_item(item, self.config.normalize)
-        if damaged and self.config.add_findings:
-            self._add_findings(item, damaged)
-        if self._should_drop(found, damaged):
-            self.stats.inc_value(PREFIX + "dropped")
-            raise DropItem(
-                f"{len(damaged)} of {len(found)} text values damaged (U+FFFD or mojibake): "
-                + ", ".join(sorted({c.path for c in damaged}))
-            )
+        if findings.damaged:
+            self._count_damage(item, findings.damaged)
+        self._count_values(findings.found)
+        for action in self._actions:  # repair, normalize, annotate, drop (pipeline_actions)
+            action(item, findings, self._context)
         return item
 
     def _shape_of(self, item: dict[Any, Any]) -> _Shape | None:
@@ -431,7 +340,7 @@ class CharsetPipeline:
 
     # -- inspection ------------------------------------------------------------------------
     def _wanted(self, path: str) -> bool:
-        return not self.config.fields or _matches(path, self.config.fields)
+        return not self.config.fields or matches(path, self.config.fields)
 
     def _resolve(self, path: str) -> FieldState | None:
         state = self._routes.get(path, _UNKNOWN)
@@ -503,6 +412,7 @@ class CharsetPipeline:
             state.window_damaged += 1
             if state.window_url is None:
                 state.window_url = url
+            state.damaged += 1
             if check.replacement_chars:
                 state.affected += 1
                 state.replacement_chars += check.replacement_chars
@@ -556,6 +466,8 @@ class CharsetPipeline:
                 written[key] = value
 
     def _counting_stats(self) -> Iterator[tuple[str, Any]]:
+        # Counts, which add up across workers; a field's rates are written only once it had
+        # damage (a clean field writes its ``seen`` alone).
         yield PREFIX + "seen", self.items_seen
         for name, total in self.totals.items():
             if total:
@@ -567,50 +479,7 @@ class CharsetPipeline:
                 value = getattr(state, name)
                 if value:
                     yield base + name, value
-            yield base + "rate", state.rate
-            yield base + "mojibake_rate", state.mojibake_rate
-
-    # -- opt-in actions --------------------------------------------------------------------
-    def _normalize_wanted(self, path: str) -> bool:
-        targets = self.config.normalize_fields
-        return self._wanted(path) and (not targets or _matches(path, targets))
-
-    def _normalize_item(self, item: Any, form: NormalForm) -> None:
-        normalizer = _Normalizer(form, self._normalize_wanted)
-        try:
-            fields = _fields_of(item)
-        except Exception:
-            self.stats.inc_value(PREFIX + "normalize_failed")
-            return
-        skip = self.config.findings_field
-        for name, value in fields:
-            try:
-                if type(name) is str and name == skip:  # (a key's own __eq__ may raise)
-                    continue
-                new = normalizer.value(value, name if type(name) is str else str(name), 1)
-                if new is not value:
-                    _set_field(item, name, new)
-            except Exception:  # frozen dataclass, read-only mapping...: the value stays as is
-                self.stats.inc_value(PREFIX + "normalize_failed")
-        if normalizer.changed:
-            self.stats.inc_value(PREFIX + "normalized", normalizer.changed)
-
-    def _add_findings(self, item: Any, damaged: list[ValueCheck]) -> None:
-        findings: dict[str, dict[str, int]] = {}
-        for check in damaged:
-            entry = findings.setdefault(check.path, {"replacement_chars": 0, "mojibake_chars": 0})
-            entry["replacement_chars"] += check.replacement_chars
-            entry["mojibake_chars"] += check.mojibake_chars
-        name = self.config.findings_field
-        try:
-            if type(item) is not dict and name not in ItemAdapter(item).field_names():
-                raise KeyError(name)  # only where the item type can take the field
-            _set_field(item, name, findings)
-        except Exception:
-            self.stats.inc_value(PREFIX + "findings_skipped")
-            return
-        self.stats.inc_value(PREFIX + "findings_added")
-
-    def _should_drop(self, found: list[FieldState | ValueCheck], damaged: list[ValueCheck]) -> bool:
-        limit = self.config.drop_threshold
-        return limit is not None and bool(damaged) and len(damaged) / len(found) > limit
+            if state.affected or state.mojibake:
+                yield base + "replacement_rate", state.replacement_rate
+                yield base + "rate", state.replacement_rate  # deprecated alias, one version
+                yield base + "mojibake_rate", state.mojibake_rate

@@ -23,6 +23,8 @@ class PipelineConfig:
     spike_baseline: int = 10  # windows in the rolling baseline
     spike_p_value: float = 1e-4  # how unlikely by chance a jump must be
     url_fields: tuple[str, ...] = ("url",)
+    repair: bool = False
+    repair_fields: tuple[str, ...] = ()  # empty: every inspected field
     normalize: NormalForm | None = None
     normalize_fields: tuple[str, ...] = ()  # empty: every inspected field
     add_findings: bool = False
@@ -45,6 +47,8 @@ class PipelineConfig:
             spike_baseline=_positive_int(settings, "CHARSET_ITEM_SPIKE_BASELINE", 10),
             spike_p_value=_rate(settings, "CHARSET_ITEM_SPIKE_PVALUE", 1e-4),
             url_fields=_paths(get_list(settings, "CHARSET_ITEM_URL_FIELDS", ["url"])),
+            repair=get_bool(settings, "CHARSET_ITEM_REPAIR", False),
+            repair_fields=_paths(get_list(settings, "CHARSET_ITEM_REPAIR_FIELDS", [])),
             normalize=_normal_form(settings.get("CHARSET_ITEM_NORMALIZE")),
             normalize_fields=_paths(get_list(settings, "CHARSET_ITEM_NORMALIZE_FIELDS", [])),
             add_findings=get_bool(settings, "CHARSET_ITEM_ADD_FINDINGS", False),

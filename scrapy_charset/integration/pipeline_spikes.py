@@ -61,6 +61,8 @@ class FieldState:
         "replacement_chars",
         "mojibake",
         "mojibake_chars",
+        "damaged",
+        "repaired",
         "flagged",
         "window_seen",
         "window_damaged",
@@ -76,6 +78,8 @@ class FieldState:
         self.replacement_chars = 0
         self.mojibake = 0  # values with mojibake
         self.mojibake_chars = 0
+        self.damaged = 0  # values with U+FFFD or mojibake (what spikes are judged on)
+        self.repaired = 0  # values repaired (CHARSET_ITEM_REPAIR)
         self.flagged = 0
         self.window_seen = 0
         self.window_damaged = 0
@@ -88,9 +92,11 @@ class FieldState:
         return self.closed + self.window_seen
 
     @property
-    def rate(self) -> float:
+    def replacement_rate(self) -> float:
         seen = self.seen
         return self.affected / seen if seen else 0.0
+
+    rate = replacement_rate  # deprecated name, removed in the next minor version
 
     @property
     def mojibake_rate(self) -> float:

@@ -75,14 +75,14 @@ def test_field_that_breaks_mid_crawl_is_flagged_alone(local_server: LocalServer)
     # The description's counters match what was served: 30 broken values out of 60.
     assert stat("charset/item/field/description/seen") == PAGES
     assert stat("charset/item/field/description/affected") == PAGES - BREAK_AT
-    assert stat("charset/item/field/description/rate") == 0.5
+    assert stat("charset/item/field/description/replacement_rate") == 0.5
     broken_description = [i["description"] for i in result.items if "\ufffd" in i["description"]]
     assert stat("charset/item/field/description/replacement_chars") == sum(
         d.count("\ufffd") for d in broken_description
     )
     # The note always has a few (6 of 60): counted, never flagged.
     assert stat("charset/item/field/note/affected") == PAGES // 10
-    assert stat("charset/item/field/note/rate") == 0.1
+    assert stat("charset/item/field/note/replacement_rate") == 0.1
     assert stat("charset/item/with_replacement") == sum(
         1 for i in result.items if any("\ufffd" in str(v) for v in i.values())
     )

@@ -162,7 +162,7 @@ def test_counts_per_field_path_for_every_item_type(kind: str) -> None:
     assert got["charset/item/field/name/affected"] == 1
     assert got["charset/item/field/name/replacement_chars"] == 5
     assert got["charset/item/field/name/seen"] == 2
-    assert got["charset/item/field/name/rate"] == 0.5
+    assert got["charset/item/field/name/replacement_rate"] == 0.5
     assert got["charset/item/field/offers[].seller/mojibake"] == 1
     assert got["charset/item/field/offers[].seller/mojibake_chars"] == 5
     assert got["charset/item/field/offers[].seller/seen"] == 4  # dict and nested dataclass
