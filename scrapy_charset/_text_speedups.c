@@ -21,10 +21,20 @@ static unsigned char continuations[BMP];
 static Py_UCS4 lead_max = 0; /* the highest lead character: text above it is skipped fast */
 static int configured = 0;
 
-#define SCAN(TYPE)                                                                           \
+/* ASCII_MASK: the bits that are clear in every ASCII character, for 8 bytes of characters. */
+#define SCAN(TYPE, ASCII_MASK)                                                               \
     do {                                                                                     \
         const TYPE *chars = (const TYPE *)PyUnicode_DATA(text);                              \
+        const Py_ssize_t per_word = 8 / sizeof(TYPE);                                        \
         for (Py_ssize_t i = 0; i < n; i++) {                                                 \
+            if (i + per_word <= n) { /* skip ASCII a word at a time */                       \
+                uint64_t word;                                                               \
+                memcpy(&word, chars + i, 8);                                                 \
+                if (!(word & (ASCII_MASK))) {                                                \
+                    i += per_word - 1;                                                       \
+                    continue;                                                                \
+                }                                                                            \
+            }                                                                                \
             Py_UCS4 c = chars[i];                                                            \
             if (c < 0x80) {                                                                  \
                 continue;                                                                    \
@@ -73,10 +83,10 @@ text_clean(PyObject *text)
         break;
     }
     case PyUnicode_2BYTE_KIND:
-        SCAN(Py_UCS2);
+        SCAN(Py_UCS2, 0xFF80FF80FF80FF80ULL);
         break;
     default:
-        SCAN(Py_UCS4);
+        SCAN(Py_UCS4, 0xFFFFFF80FFFFFF80ULL);
     }
     return 1;
 }
@@ -121,6 +131,20 @@ dict_values_clean(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     return PyLong_FromLong(same_keys(item, nargs == 2 ? args[1] : NULL) ? 2 : 1);
+}
+
+static PyObject *
+str_clean(PyObject *module, PyObject *text)
+{
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
+        return NULL;
+    }
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "text_clean(text: str)");
+        return NULL;
+    }
+    return PyBool_FromLong(text_clean(text));
 }
 
 static int
@@ -181,6 +205,8 @@ static PyMethodDef methods[] = {
     {"dict_values_clean", (PyCFunction)(void (*)(void))dict_values_clean, METH_FASTCALL,
      "dict_values_clean(item, keys=None): 0 unless every value of the dict is a str with no\n"
      "U+FFFD and no mojibake candidate; then 2 if its keys are the tuple keys, in order, else 1."},
+    {"text_clean", str_clean, METH_O,
+     "text_clean(text): True when the str holds no U+FFFD and no mojibake candidate."},
     {"configure", configure, METH_O,
      "Set the misreadings: a sequence of (lead characters, continuation characters)."},
     {NULL, NULL, 0, NULL},

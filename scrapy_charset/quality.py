@@ -11,6 +11,7 @@ regex searches on the UTF-8 form) so the common case costs almost nothing.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import deque
@@ -187,6 +188,10 @@ def _dict_values_clean_python(item: dict[Any, Any], keys: tuple[Any, ...] | None
     return 2 if keys is not None and tuple(item) == keys else 1
 
 
+def _text_clean_python(text: str) -> bool:
+    return "\ufffd" not in text and not may_have_mojibake(text)
+
+
 _isascii = str.isascii  # unbound: TypeError for anything but text, and no subclass override
 
 # dict_values_clean(item, keys=None): whether every value of a dict is text with no U+FFFD
@@ -195,45 +200,39 @@ _isascii = str.isascii  # unbound: TypeError for anything but text, and no subcl
 # the values need those exact checks (or one is not text). Compiled (_text_speedups.c) when
 # the package was built with a C compiler.
 dict_values_clean: Callable[..., int]
+# text_clean(text): True means the text holds no U+FFFD and count_mojibake finds nothing
+# (False only means the exact checks must look).
+text_clean: Callable[[str], bool]
 try:
     from . import _text_speedups
 except ImportError:  # built without a C compiler
     dict_values_clean = _dict_values_clean_python
+    text_clean = _text_clean_python
 else:
     _text_speedups.configure([(m.lead_chars, m.continuation_chars) for m in _MISREADINGS])
     dict_values_clean = _text_speedups.dict_values_clean
+    text_clean = _text_speedups.text_clean
 
 
-def _candidates(text: str, misreading: _Misreading) -> Iterator[Mojibake]:
-    """Every stretch that re-encodes with the misreading to one valid UTF-8 character."""
+def _candidates(
+    text: str, misreading: _Misreading, failed: list[int] | None = None
+) -> Iterator[Mojibake]:
+    """Every stretch that re-encodes with the misreading to one valid UTF-8 character;
+    ``failed[0]`` counts those that look like one but are not UTF-8."""
     lengths, to_latin1, name = misreading.lengths, misreading.to_latin1, misreading.name
-    for match in misreading.pattern.finditer(text):
-        start, end = match.span()
-        length = lengths[text[start]]
-        if end - start < length:
-            continue
-        chunk = text[start : start + length]
-        try:
-            repaired = chunk.translate(to_latin1).encode("latin-1").decode("utf-8")
-        except (UnicodeEncodeError, UnicodeDecodeError):
-            continue  # overlong, surrogate or out-of-range sequence: not UTF-8
-        yield Mojibake(start, start + length, chunk, repaired, name)
-
-
-def _failures(text: str, misreading: _Misreading) -> int:
-    """How many stretches look like the misreading's mojibake but are not UTF-8."""
-    lengths, to_latin1 = misreading.lengths, misreading.to_latin1
-    failed = 0
     for match in misreading.pattern.finditer(text):
         start, end = match.span()
         length = lengths[text[start]]
         try:
             if end - start < length:
                 raise ValueError
-            text[start : start + length].translate(to_latin1).encode("latin-1").decode("utf-8")
-        except ValueError:  # (UnicodeError is one)
-            failed += 1
-    return failed
+            chunk = text[start : start + length]
+            repaired = chunk.translate(to_latin1).encode("latin-1").decode("utf-8")
+        except ValueError:  # overlong, surrogate, truncated...: not UTF-8 (UnicodeError is one)
+            if failed is not None:
+                failed[0] += 1
+            continue
+        yield Mojibake(start, start + length, chunk, repaired, name)
 
 
 # What a repaired character may be. Modifier letters, other numbers (but Latin-1's ² ³ ¹ ¼ ½
@@ -248,10 +247,12 @@ _AFTER_LETTERS = frozenset("\u00a0\u00ad’‘”“„‚»«›‹…–—•
 _TYPOGRAPHY = frozenset({"Pd", "Ps", "Pe", "Pi", "Pf", "Po", "Sm", "Sc", "So", "Zs", "Cf"})
 
 
+@functools.lru_cache(maxsize=4096)
 def _is_text(char: str) -> bool:
     return unicodedata.category(char) in _TEXT_CATEGORIES or "\u00b2" <= char <= "\u00be"
 
 
+@functools.lru_cache(maxsize=4096)
 def _script(char: str) -> str:
     return unicodedata.name(char, "?").split(" ", 1)[0] if char.isalpha() else ""
 
@@ -300,14 +301,16 @@ def _fits_case(repaired: str, before: str, after: str) -> bool:
     return not before.isalpha() and after.islower()
 
 
-def _judged(text: str, misreading: _Misreading) -> Iterator[tuple[Mojibake, bool]]:
+def _judged(
+    text: str, misreading: _Misreading, failed: list[int] | None = None
+) -> Iterator[tuple[Mojibake, bool]]:
     """Each candidate with whether it is evidence on its own. Two or more adjacent candidates
     whose repairs are text (a mis-decoded word: "ÐŸÑ€Ð¸Ð²ÐµÑ‚") are; a lone candidate is
     judged with its neighbours (see _strong). Streams: at most one candidate is held."""
     pending: Mojibake | None = None  # the first of a run, until a second one joins it
     in_run = False
     end = -1
-    for candidate in _candidates(text, misreading):
+    for candidate in _candidates(text, misreading, failed):
         is_text = _is_text(candidate.repaired)
         if candidate.start != end or not is_text:  # the run before ends here
             if pending is not None:
@@ -335,13 +338,15 @@ def _near(text: str, end: int, start: int) -> bool:
     return end + NEAR >= start and "\n" not in text[end:start]
 
 
-def _kept(text: str, misreading: _Misreading) -> Iterator[Mojibake]:
+def _kept(
+    text: str, misreading: _Misreading, failed: list[int] | None = None
+) -> Iterator[Mojibake]:
     """The candidates that count: strong ones, and weak ones (``Ð¸``, ``Ä…``) within NEAR
     characters of a strong one on the same line. Streams: only weak ones within reach are
     held."""
     waiting: deque[Mojibake] = deque()  # weak candidates after the last strong one
     strong_end = -NEAR - 1
-    for candidate, strong in _judged(text, misreading):
+    for candidate, strong in _judged(text, misreading, failed):
         if strong:
             while waiting:
                 weak = waiting.popleft()
@@ -362,21 +367,25 @@ def _best_misreading(text: str) -> tuple[_Misreading | None, int]:
 
     Text that the repairs explain only in part is left alone, as in ftfy: a single
     two-character repair beside genuine non-ASCII text ("Bremer/Mccoy – DrÃ¥ber"), or fewer
-    repairs than stretches that look like the misreading's but are not UTF-8 (a hopeless
-    garble).
+    repairs than stretches that look like a misreading's but are not UTF-8 (a hopeless
+    garble). Misreadings are judged in order of their pattern matches, and only while one
+    could still beat the best so far (its matches bound what it can count).
     """
-    best, best_count = None, 0
-    failures = -1
-    for misreading in _MISREADINGS:
+    matches = sorted(
+        ((sum(1 for _ in m.pattern.finditer(text)), i, m) for i, m in enumerate(_MISREADINGS)),
+        key=lambda t: (-t[0], t[1]),
+    )
+    best, best_count, failures = None, 0, 0
+    for bound, _, misreading in matches:
+        if bound <= best_count or bound < failures:
+            break  # (sorted: no later misreading can do better)
+        failed = [0]
         count = explained = 0
-        for repair in _kept(text, misreading):
+        for repair in _kept(text, misreading, failed):
             count += 1
             explained += len(repair.text)
-        if count <= best_count:
-            continue
-        if failures < 0:
-            failures = max(_failures(text, other) for other in _MISREADINGS)
-        if failures > count:
+        failures = max(failures, failed[0])
+        if count <= best_count or failures > count:
             continue
         if count == 1 and explained == 2:  # one two-character repair
             others = text.replace(" ", "")

@@ -16,7 +16,7 @@ from itemadapter import ItemAdapter, is_item
 from scrapy import Item
 from scrapy.exceptions import DropItem, NotConfigured
 
-from ..quality import count_mojibake, dict_values_clean, may_have_mojibake
+from ..quality import count_mojibake, dict_values_clean, text_clean
 from .pipeline_actions import (
     MAX_DEPTH,
     Context,
@@ -48,13 +48,10 @@ _SCALARS = (bytes, bytearray, memoryview, int, float, complex, type(None))
 
 def check_text(path: str, text: str, state: FieldState | None = None) -> ValueCheck | None:
     """The damage in one text value, or None when it has none."""
-    # Fast path: one substring test and one isascii/regex test before any deeper work.
-    has_replacement = "\ufffd" in text
-    may_be_mojibake = may_have_mojibake(text)
-    if not has_replacement and not may_be_mojibake:
+    if text_clean(text):  # one compiled pass (or its pure-Python equivalent): the common case
         return None
-    replacements = text.count("\ufffd") if has_replacement else 0
-    mojibake = count_mojibake(text, prechecked=True) if may_be_mojibake else 0
+    replacements = text.count("\ufffd")
+    mojibake = count_mojibake(text, prechecked=True)
     if not replacements and not mojibake:
         return None
     return ValueCheck(path, replacements, mojibake, state, text)
@@ -367,10 +364,10 @@ class CharsetPipeline:
                     state = None if name == skip else self._resolve(name)
                 if state is None:
                     continue
-                if "\ufffd" in value or may_have_mojibake(value):
-                    inspection.text(value, name, state)  # (checks it again: rare path)
-                else:
+                if text_clean(value):
                     clean(state)
+                else:
+                    inspection.text(value, name, state)
             elif name != skip and not (top_level and name not in top_level):
                 inspection.walk(value, name if type(name) is str else str(name), 1)
         return inspection
