@@ -20,11 +20,13 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from .integration.addon import Addon
+    from .integration.item_decision import CharsetItemDecisionMiddleware
     from .integration.middleware import CharsetMiddleware
     from .integration.pipeline import CharsetPipeline
 
 _LAZY = {
     "Addon": "scrapy_charset.integration.addon",
+    "CharsetItemDecisionMiddleware": "scrapy_charset.integration.item_decision",
     "CharsetMiddleware": "scrapy_charset.integration.middleware",
     "CharsetPipeline": "scrapy_charset.integration.pipeline",
 }
@@ -41,6 +43,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Addon",
+    "CharsetItemDecisionMiddleware",
     "CharsetMiddleware",
     "CharsetPipeline",
     "Encoding",

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.utils.misc import load_object
 
+from .item_decision import PRIORITY as ITEM_DECISION_PRIORITY
 from .middleware import PRIORITY as MIDDLEWARE_PRIORITY
 
 if TYPE_CHECKING:
@@ -13,23 +14,31 @@ if TYPE_CHECKING:
 
 MIDDLEWARE_PATH = "scrapy_charset.integration.middleware.CharsetMiddleware"
 PIPELINE_PATH = "scrapy_charset.integration.pipeline.CharsetPipeline"
-PIPELINE_PRIORITY = 950  # late: after the project's pipelines have built the item
+ITEM_DECISION_PATH = "scrapy_charset.integration.item_decision.CharsetItemDecisionMiddleware"
+# Before the usual storage priorities (300 and up, e.g. scrapy-redis's RedisPipeline at 300):
+# storage must see the normalized text and the findings. Pipelines that build or fill items
+# belong below 290; a project that needs another order lists the pipeline itself.
+PIPELINE_PRIORITY = 290
 
 # Other spellings of the same components (the lazy exports of the package).
 _ALIASES = {
     "scrapy_charset.CharsetMiddleware": MIDDLEWARE_PATH,
     "scrapy_charset.CharsetPipeline": PIPELINE_PATH,
+    "scrapy_charset.CharsetItemDecisionMiddleware": ITEM_DECISION_PATH,
 }
 
 
 class Addon:
-    """Adds :class:`CharsetMiddleware` (585) to ``DOWNLOADER_MIDDLEWARES`` and
-    ``CharsetPipeline`` (950) to ``ITEM_PIPELINES``, unless the project already lists them
-    there (by path, alias or class, at any priority, including ``None`` to disable one)."""
+    """Adds :class:`CharsetMiddleware` (585) to ``DOWNLOADER_MIDDLEWARES``,
+    ``CharsetPipeline`` (290) to ``ITEM_PIPELINES`` and
+    ``CharsetItemDecisionMiddleware`` (100, inactive unless ``CHARSET_ITEM_DECISION_FIELD`` is
+    set) to ``SPIDER_MIDDLEWARES``, unless the project already lists them there (by path,
+    alias or class, at any priority, including ``None`` to disable one)."""
 
     def update_settings(self, settings: BaseSettings) -> None:
         add_component(settings, "DOWNLOADER_MIDDLEWARES", MIDDLEWARE_PATH, MIDDLEWARE_PRIORITY)
         add_component(settings, "ITEM_PIPELINES", PIPELINE_PATH, PIPELINE_PRIORITY)
+        add_component(settings, "SPIDER_MIDDLEWARES", ITEM_DECISION_PATH, ITEM_DECISION_PRIORITY)
 
 
 def add_component(settings: BaseSettings, name: str, path: str, priority: int) -> bool:

@@ -8,7 +8,12 @@ import pytest
 from scrapy.utils.conf import build_component_list
 
 import scrapy_charset
-from scrapy_charset.integration.addon import MIDDLEWARE_PATH, PIPELINE_PATH, Addon
+from scrapy_charset.integration.addon import (
+    ITEM_DECISION_PATH,
+    MIDDLEWARE_PATH,
+    PIPELINE_PATH,
+    Addon,
+)
 from scrapy_charset.integration.middleware import CharsetMiddleware
 from tests.integration.test_middleware_support import make_crawler
 
@@ -36,9 +41,23 @@ def test_addon_is_exported_lazily_from_the_package() -> None:
     assert scrapy_charset.Addon is Addon
 
 
-def test_addon_adds_middleware_at_585_and_pipeline_at_950() -> None:
+def test_addon_adds_middleware_at_585_pipeline_at_290_and_item_decision_at_100() -> None:
     assert components({}, "DOWNLOADER_MIDDLEWARES")[MIDDLEWARE_PATH] == 585
-    assert components({}, "ITEM_PIPELINES")[PIPELINE_PATH] == 950
+    assert components({}, "ITEM_PIPELINES")[PIPELINE_PATH] == 290
+    assert components({}, "SPIDER_MIDDLEWARES")[ITEM_DECISION_PATH] == 100
+
+
+def test_pipeline_runs_before_storage_pipelines() -> None:
+    # scrapy-redis's RedisPipeline (300) and Scrapy's documented storage examples (300, 800)
+    # must see the normalized items with their findings.
+    crawler = make_crawler(
+        {
+            "ADDONS": {Addon: 0},
+            "ITEM_PIPELINES": {"scrapy_redis.pipelines.RedisPipeline": 300, "a.Store": 800},
+        }
+    )
+    order = build_component_list(crawler.settings.getwithbase("ITEM_PIPELINES"))
+    assert order == [PIPELINE_PATH, "scrapy_redis.pipelines.RedisPipeline", "a.Store"]
 
 
 def test_addon_places_middleware_between_meta_refresh_and_compression() -> None:
