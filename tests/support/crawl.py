@@ -41,27 +41,55 @@ def run_crawl(
     like ``scrapy crawl -s``. Items must be JSON-serialisable (dicts are converted with
     ItemAdapter). Raises AssertionError with the log if the child process fails.
     """
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "result.json"
-        config = {
-            "spider": spider,
-            "settings": settings or {},
-            "spider_kwargs": spider_kwargs or {},
-            "output": str(out),
-        }
+    return start_crawl(spider, settings, spider_kwargs).wait(timeout)
+
+
+class RunningCrawl:
+    """A crawl running in a child process (see :func:`start_crawl`)."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self._tmp = tempfile.TemporaryDirectory()
+        self._out = Path(self._tmp.name) / "result.json"
+        config = {**config, "output": str(self._out)}
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
-        proc = subprocess.run(
+        self._log = open(Path(self._tmp.name) / "log.txt", "w+", encoding="utf-8")  # noqa: SIM115
+        self.process = subprocess.Popen(
             [sys.executable, "-m", "tests.support.crawl_runner", json.dumps(config)],
-            cwd=tmp,
+            cwd=self._tmp.name,
             env=env,
-            capture_output=True,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
             text=True,
-            timeout=timeout,
         )
-        if proc.returncode != 0 or not out.exists():
-            raise AssertionError(
-                f"crawl failed (exit {proc.returncode}):\n{proc.stdout}\n{proc.stderr[-20000:]}"
-            )
-        data = json.loads(out.read_text("utf-8"))
-    return CrawlResult(data["items"], data["stats"], proc.stderr, proc.returncode)
+
+    def wait(self, timeout: float = 120) -> CrawlResult:
+        """Wait for the crawl to end (killed after ``timeout`` seconds) and return its result."""
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        try:
+            self._log.seek(0)
+            log = self._log.read()
+            if self.process.returncode != 0 or not self._out.exists():
+                raise AssertionError(
+                    f"crawl failed (exit {self.process.returncode}):\n{log[-20000:]}"
+                )
+            data = json.loads(self._out.read_text("utf-8"))
+        finally:
+            self._log.close()
+            self._tmp.cleanup()
+        return CrawlResult(data["items"], data["stats"], log, self.process.returncode)
+
+
+def start_crawl(
+    spider: str,
+    settings: dict[str, Any] | None = None,
+    spider_kwargs: dict[str, Any] | None = None,
+) -> RunningCrawl:
+    """Start the crawl :func:`run_crawl` runs, without waiting for it (several can run at once)."""
+    return RunningCrawl(
+        {"spider": spider, "settings": settings or {}, "spider_kwargs": spider_kwargs or {}}
+    )
