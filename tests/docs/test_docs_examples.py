@@ -22,6 +22,8 @@ import pytest
 import scrapy
 from scrapy.settings import Settings
 
+from scrapy_charset.integration.item_decision import SETTING as DECISION_FIELD
+from scrapy_charset.integration.item_decision import read_field
 from scrapy_charset.integration.pipeline_settings import PipelineConfig
 from scrapy_charset.integration.settings import read_settings
 from tests.docs.blocks import Block, python_blocks
@@ -74,6 +76,10 @@ def test_python_block_runs(block: Block) -> None:
 
 def _check_settings(values: dict[str, Any]) -> None:
     """The example's settings are read without error, and change the configuration."""
+    if DECISION_FIELD in values:  # read by the item decision spider middleware
+        assert read_field(values.pop(DECISION_FIELD)) is not None
+        if not values:
+            return
     settings = Settings(values)
     if any(not k.startswith("CHARSET_ITEM_") for k in values):
         crawler = make_crawler(values)
