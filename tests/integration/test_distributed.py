@@ -137,8 +137,20 @@ def special_pages(dead_port: int) -> list[Page]:
 class Site:
     """The pages on a :class:`LocalServer`; each reply is sent in turn, the last one again."""
 
-    def __init__(self, server: LocalServer, dead_port: int, delay: float = 0.02) -> None:
+    def __init__(
+        self,
+        server: LocalServer,
+        dead_port: int,
+        delay: float = 0.02,
+        wait_for_agents: frozenset[str] = frozenset(),
+    ) -> None:
         self.base = server.url("")
+        # Replies wait until every one of these User-Agents has sent a request, so that one
+        # worker cannot crawl the whole site before the other one has started.
+        self._agents_left = set(wait_for_agents)
+        self._all_agents = threading.Event()
+        if not wait_for_agents:
+            self._all_agents.set()
         self.dead_port = dead_port
         self.pages = chromium_pages() + special_pages(dead_port)
         self._lock = threading.Lock()
@@ -148,6 +160,11 @@ class Site:
 
     def _handler(self, page: Page, delay: float) -> Any:
         def handle(request: ReceivedRequest) -> Reply:
+            with self._lock:
+                self._agents_left.discard(request.headers.get("User-Agent", ""))
+                if not self._agents_left:
+                    self._all_agents.set()
+            self._all_agents.wait(60)
             time.sleep(delay)  # gives every worker a share of the queue
             with self._lock:
                 index = min(self._sent[page.path], len(page.replies) - 1)
@@ -302,11 +319,12 @@ def test_two_scrapy_redis_workers(redis_url: str, serializer: str | None) -> Non
     if serializer is not None:
         redis_settings["SCHEDULER_SERIALIZER"] = serializer
     with LocalServer() as server:
-        site = Site(server, closed_port())
+        agents = [f"worker-{n}" for n in (1, 2)]
+        site = Site(server, closed_port(), wait_for_agents=frozenset(agents))
         workers = [
             start_crawl(
                 SPIDER,
-                crawl_settings(DIST_WORKER=n, **redis_settings),
+                crawl_settings(DIST_WORKER=n, USER_AGENT=agents[n - 1], **redis_settings),
                 {"urls": site.start_urls()},
             )
             for n in (1, 2)
