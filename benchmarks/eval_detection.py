@@ -1,20 +1,27 @@
 """Detection accuracy on real pages with every in-file declaration neutralised.
 
-Usage: python benchmarks/eval_detection.py [CORPUS_DIR]   (default: ../shared/corpus/dev)
+Usage: python benchmarks/eval_detection.py [--failures] [--by-encoding] [CORPUS_DIR ...]
+(default: ../shared/corpus/dev, the chardet test pages, and tests/data/detection, pages written
+for this project in 43 languages by scripts/detection/write_pages.py)
 
-The corpus directory holds one folder per original encoding and a ``MANIFEST.tsv`` giving each
-file's true Encoding Standard encoding. Each file's ``<meta>`` charset and XML ``encoding`` are
-neutralised (``charset`` -> ``charzet``, ``encoding`` -> ``encodinx``, same length); byte order
-marks are kept. A guess is right when decoding with it gives the same text as decoding with the
-true encoding. Compared in the same run: this package's ``sniff`` (default detector and the
-chardetng backend), charset-normalizer alone, chardetng alone, and Scrapy's ``HtmlResponse``.
+A corpus directory has a ``MANIFEST.tsv`` giving each file's true Encoding Standard encoding
+and, optionally, the ccTLD it would be served from (else guessed from the dev corpus's folder
+names); the "TLD" contenders get ``http://www.example.<tld>/`` as the URL. Each file's
+``<meta>`` charset and XML ``encoding`` are neutralised (``charset`` -> ``charzet``,
+``encoding`` -> ``encodinx``, same length); byte order marks are kept. A guess is right when
+decoding with it gives the same text as decoding with the true encoding. Compared in the same
+run: this package's ``decode_html`` (default detector, without and with the TLD; chardetng
+backend), charset-normalizer, chardetng and cchardet (uchardet) alone, and Scrapy's
+``HtmlResponse``; with the median cost per page (detection and decoding).
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import statistics
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -50,83 +57,159 @@ def _python_text(body: bytes, codec: str | None) -> str | None:
         return None
 
 
-def ours(body: bytes) -> str | None:
+def ours(body: bytes, url: str | None) -> str | None:
     return decode_html(body)[0]
 
 
-def ours_chardetng(body: bytes) -> str | None:
-    return decode_html(body, detector=_CHARDETNG)[0]
+def ours_tld(body: bytes, url: str | None) -> str | None:
+    return decode_html(body, url=url)[0]
 
 
-def charset_normalizer_alone(body: bytes) -> str | None:
+def ours_chardetng(body: bytes, url: str | None) -> str | None:
+    return decode_html(body, url=url, detector=_CHARDETNG)[0]
+
+
+def charset_normalizer_alone(body: bytes, url: str | None) -> str | None:
     import charset_normalizer
 
     best = charset_normalizer.from_bytes(body).best()
     return _python_text(body, best.encoding if best else None)
 
 
-def chardetng_alone(body: bytes) -> str | None:
+def chardetng_alone(body: bytes, url: str | None) -> str | None:
     import chardetng_py
 
     encoding = lookup(chardetng_py.detect(body, allow_utf8=True))
     return decode(body, encoding) if encoding else None
 
 
-def scrapy_html_response(body: bytes) -> str | None:
+def cchardet_alone(body: bytes, url: str | None) -> str | None:
+    import cchardet
+
+    return _python_text(body, cchardet.detect(body)["encoding"])
+
+
+def scrapy_html_response(body: bytes, url: str | None) -> str | None:
     from scrapy.http import HtmlResponse
 
-    return HtmlResponse("http://localhost/page.html", body=body).text
+    return HtmlResponse(url or "http://localhost/page.html", body=body).text
 
 
 _CHARDETNG = ChardetngDetector()
 
-CONTENDERS: dict[str, Callable[[bytes], str | None]] = {
-    "scrapy-charset sniff (charset-normalizer)": ours,
-    "scrapy-charset sniff (chardetng)": ours_chardetng,
+CONTENDERS: dict[str, Callable[[bytes, str | None], str | None]] = {
+    "scrapy-charset sniff": ours,
+    "scrapy-charset sniff, TLD from the URL": ours_tld,
+    "scrapy-charset sniff (chardetng), TLD": ours_chardetng,
     "charset-normalizer alone": charset_normalizer_alone,
     "chardetng alone": chardetng_alone,
-    "Scrapy 2.19 HtmlResponse": scrapy_html_response,
+    "cchardet (uchardet) alone": cchardet_alone,
+    "Scrapy HtmlResponse, TLD": scrapy_html_response,
 }
+# The language of the dev corpus's folders -> the ccTLD such pages are usually served from.
+_FOLDER_TLDS = {
+    "czech": "cz", "slovak": "sk", "hungarian": "hu", "polish": "pl", "croatian": "hr",
+    "slovene": "si", "turkish": "tr", "bulgarian": "bg", "russian": "ru", "ukrainian": "ua",
+    "greek": "gr", "hebrew": "il", "arabic": "eg", "thai": "th", "Big5": "tw", "GB2312": "cn",
+    "EUC-KR": "kr", "CP949": "kr", "EUC-JP": "jp", "SHIFT_JIS": "jp", "TIS-620": "th",
+    "KOI8-R": "ru", "IBM866": "ru", "MacCyrillic": "ru", "windows-1251": "ru",
+}  # fmt: skip
 
 
-def main(argv: list[str] | None = None) -> int:
-    default = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "dev"
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("corpus", nargs="?", type=Path, default=default)
-    parser.add_argument("--failures", action="store_true", help="list the files each got wrong")
-    args = parser.parse_args(argv)
-    manifest = args.corpus / "MANIFEST.tsv"
-    if not manifest.is_file():
-        print(f"no MANIFEST.tsv in {args.corpus}", file=sys.stderr)
-        return 2
-    rows = [line.split("\t") for line in manifest.read_text().splitlines()[1:] if line.strip()]
+def _url(name: str, tld: str | None) -> str | None:
+    if tld is None:
+        folder = name.split("/")[0]
+        tld = next((t for key, t in _FOLDER_TLDS.items() if key in folder), None)
+    return f"http://www.example.{tld}/" if tld else None
+
+
+def _available(contender: Callable[[bytes, str | None], str | None]) -> bool:
+    try:
+        contender(b"caf\xe9", None)
+    except ImportError:
+        return False
+    return True
+
+
+def evaluate(corpus: Path, show_failures: bool, by_encoding: bool) -> None:
+    rows = [line.split("\t") for line in (corpus / "MANIFEST.tsv").read_text().splitlines()[1:]]
+    rows = [row for row in rows if row and row[0]]
+    contenders = {name: c for name, c in CONTENDERS.items() if _available(c)}
     right: Counter[str] = Counter()
-    wrong: dict[str, list[str]] = {name: [] for name in CONTENDERS}
-    for name, truth_label in rows:
+    wrong: dict[str, list[str]] = {name: [] for name in contenders}
+    seconds: dict[str, list[float]] = {name: [] for name in contenders}
+    groups: dict[str, Counter[str]] = {}
+    for row in rows:
+        name, truth_label = row[0], row[1]
         truth: Encoding | None = lookup(truth_label)
         assert truth is not None, truth_label
-        body = neutralise((args.corpus / name).read_bytes())
+        url = _url(name, row[2] if len(row) > 2 else None)
+        body = neutralise((corpus / name).read_bytes())
         expected = _clean(decode(body, truth))
-        for contender, guess in CONTENDERS.items():
+        group = groups.setdefault(_group(name, truth.name), Counter())
+        group["total"] += 1
+        for contender, guess in contenders.items():
+            start = time.perf_counter()
             try:
-                text = guess(body)
+                text = guess(body, url)
             except Exception as error:  # a contender that crashes gets the file wrong
-                text = None
                 wrong[contender].append(f"{name} (raised {type(error).__name__})")
                 continue
+            finally:
+                seconds[contender].append(time.perf_counter() - start)
             if text is not None and _clean(text) == expected:
                 right[contender] += 1
+                group[contender] += 1
             else:
                 wrong[contender].append(name)
     total = len(rows)
-    print(f"{total} files, declarations neutralised; right text (same as the true encoding's):")
-    for contender in CONTENDERS:
-        print(f"  {contender:45s} {right[contender]:4d}/{total}  {right[contender] / total:6.1%}")
-    if args.failures:
+    print(f"{corpus}: {total} files, declarations neutralised; right text (same as the true")
+    print("encoding's), and the median cost per page:")
+    for contender in contenders:
+        cost = statistics.median(seconds[contender]) * 1e6
+        print(
+            f"  {contender:42s} {right[contender]:4d}/{total}  {right[contender] / total:6.1%}"
+            f"  {cost:8.0f} us"
+        )
+    if by_encoding:
+        ours_names = list(contenders)[:2]
+        print(f"\n  by language and encoding ({' | '.join(ours_names)}):")
+        for key in sorted(groups):
+            counts = groups[key]
+            cells = " | ".join(f"{counts[n]}/{counts['total']}" for n in ours_names)
+            print(f"    {key:42s} {cells}")
+    if show_failures:
         for contender, names in wrong.items():
             print(f"\n{contender}: {len(names)} wrong")
             for failed in names:
                 print(f"  {failed}")
+
+
+def _group(name: str, truth: str) -> str:
+    """The language (the folder, or the file name's first part) and the true encoding."""
+    if "/" in name:
+        return f"{name.split('/')[0]} {truth}"
+    return f"{name.split('-' + truth)[0]} {truth}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    root = Path(__file__).resolve().parent.parent
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "corpora",
+        nargs="*",
+        type=Path,
+        default=[root.parent / "shared" / "corpus" / "dev", root / "tests" / "data" / "detection"],
+    )
+    parser.add_argument("--failures", action="store_true", help="list the files each got wrong")
+    parser.add_argument("--by-encoding", action="store_true", help="ours per language/encoding")
+    args = parser.parse_args(argv)
+    for corpus in args.corpora:
+        if not (corpus / "MANIFEST.tsv").is_file():
+            print(f"no MANIFEST.tsv in {corpus}", file=sys.stderr)
+            continue
+        evaluate(corpus, args.failures, args.by_encoding)
+        print()
     return 0
 
 

@@ -14,6 +14,7 @@ import re
 from typing import Protocol, runtime_checkable
 
 from ..encoding import UTF_8, Encoding, get_encoding, lookup
+from .letters import CANDIDATES, LATIN_CANDIDATES, best_readings
 from .tld import tld_default
 
 # How much of the body a detector looks at, and how much page text it is given.
@@ -76,30 +77,10 @@ _MULTI_BYTE: dict[str, tuple[str, str]] = {
     "Big5": ("big5hkscs", "big5"),
     "GBK": ("gb18030", "gb18030"),
 }
-# Letters of the languages each Latin-script single-byte encoding is used for: weight 1 for
-# common ones, 0.3 for rare ones; other letters count 0 and symbols count against.
-_LATIN_LETTERS: dict[str, tuple[str, str]] = {
-    "windows-1252": ("àâäçèéêëîïôöùüœæáíóúñãßåøìò", "õûÿýðþšžŸŠŽ"),
-    # ą ľ ĺ ŕ are rarer than š ž, the letters they take the place of between the two.
-    "windows-1250": ("áäčćďéěíłńňóôöőřśšťúůüűýźżžęđ", "ąľĺŕăâîşţ"),
-    "ISO-8859-2": ("áäčćďéěíłńňóôöőřśšťúůüűýźżžęđ", "ąľĺŕăâîşţ"),
-    "windows-1254": ("çğıöşüİ", "âîûéè"),
-    "windows-1257": ("ąčęėįšųūžāēģīķļņõäöü", "ćłńśźżó"),
-    # Vietnamese: tone marks are combining characters.
-    "windows-1258": ("ăâêôơưđàáảãạèéẻẽẹìíỉĩịòóỏõọùúủũụ\u0300\u0301\u0303\u0309\u0323", ""),
-}
 # Above this share of lone non-ASCII bytes, a sample is Latin-script text (in Cyrillic, Greek
 # or CJK text most non-ASCII bytes stand next to others).
 _LATIN_ISOLATED_SHARE = 0.5
-_FEW_BYTES_STEERED = frozenset(("windows-1255", "windows-1256"))
-_FEW_BYTES = 8
-_TLD_STEERED = frozenset(("windows-1250", "ISO-8859-2", "windows-1254", "windows-1257"))
-_PUNCTUATION = set("«»°©®±·§€£¥¢‚„…†‡‰‹›‘’“”•–—™\xa0¡¿ºª")
 _GREEK_SIBLINGS = ("windows-1253", "ISO-8859-7")
-# Cyrillic encodings told apart by lowercase letters (x-mac-cyrillic shares windows-1251's
-# lowercase letters, so it is left to the statistics).
-_CYRILLIC = ("windows-1251", "KOI8-R", "ISO-8859-5", "IBM866")
-_RUSSIAN_LOWERCASE_CLASS = re.compile("[а-яё]")
 # The most frequent Han characters of Chinese text in simplified and traditional script (from
 # published frequency lists); text misread in another CJK encoding hits few of them.
 _SIMPLIFIED_COMMON = (
@@ -261,48 +242,6 @@ def plausible_multi_byte(sample: bytes) -> list[Encoding]:
     return [get_encoding(name) for name in errors]
 
 
-def _char_class(chars: str) -> re.Pattern[str]:
-    return re.compile("[" + "".join(re.escape(char) for char in sorted(set(chars))) + "]")
-
-
-# Character counting is done with compiled patterns (in C): these functions run on every
-# undeclared page.
-_ASCII_OR_PUNCTUATION = re.compile("[\x00-\x7f" + re.escape("".join(_PUNCTUATION)) + "]+")
-_ASCII_RUN = re.compile("[\x00-\x7f]+")
-_LATIN_CLASSES = {
-    name: (_char_class(common + common.upper()), _char_class(rare + rare.upper()) if rare else None)
-    for name, (common, rare) in _LATIN_LETTERS.items()
-}
-
-
-def _count(pattern: re.Pattern[str], text: str) -> int:
-    return len(pattern.findall(text))
-
-
-def _latin_score(text: str, name: str) -> float:
-    """Letters of the encoding's languages count 1 (rare ones 0.3); other letters 0; symbols,
-    control codes and stray combining marks count -2."""
-    common, rare = _LATIN_CLASSES[name]
-    rest = _ASCII_OR_PUNCTUATION.sub("", text)
-    score = float(_count(common, rest))
-    rest = common.sub("", rest)
-    if rare is not None:
-        score += 0.3 * _count(rare, rest)
-        rest = rare.sub("", rest)
-    return score - 2 * (len(rest) - sum(map(str.isalpha, rest)))
-
-
-def best_latin(sample: bytes) -> Encoding:
-    """The Latin-script single-byte encoding that reads ``sample`` as the most letters of its
-    languages (first in ``_LATIN_LETTERS`` order among equals)."""
-    scores = {name: _latin_score(_decode(sample, name), name) for name in _LATIN_LETTERS}
-    return get_encoding(max(_LATIN_LETTERS, key=scores.__getitem__))
-
-
-def _russian_lowercase(text: str) -> int:
-    return _count(_RUSSIAN_LOWERCASE_CLASS, text)
-
-
 # The share of a language's letters that cjk_score counts in ordinary text: about half of
 # Japanese is kana or common kanji, nearly all Korean is Hangul, and the common-character lists
 # above cover about a third of Chinese text. Scores are divided by these to be comparable.
@@ -320,6 +259,13 @@ _TYPICAL = {
 # A reading scoring at least this (half the typical share) is taken as the page's language.
 _TYPICAL_ENOUGH = 0.5
 _TYPICAL_SHARE = {"Shift_JIS": 0.5, "EUC-JP": 0.5, "EUC-KR": 0.9, "GBK": 0.35, "Big5": 0.35}
+
+
+_ASCII_RUN = re.compile("[\x00-\x7f]+")
+
+
+def _count(pattern: re.Pattern[str], text: str) -> int:
+    return len(pattern.findall(text))
 
 
 def cjk_score(text: str, encoding_name: str) -> float:
@@ -352,10 +298,6 @@ def _count_bytes(pattern: re.Pattern[bytes], data: bytes) -> int:
     return len(pattern.findall(data))
 
 
-def _letters(text: str) -> int:
-    return sum(map(str.isalpha, _ASCII_RUN.sub("", text)))
-
-
 def _isolated_share(sample: bytes) -> float:
     """The share of non-ASCII bytes with ASCII on both sides: high in Latin-script text,
     low in CJK text, whose characters come in runs."""
@@ -363,39 +305,39 @@ def _isolated_share(sample: bytes) -> float:
     return _count_bytes(_ISOLATED_HIGH_BYTE, sample) / high if high else 0.0
 
 
-def refine_guess(encoding: Encoding, sample: bytes, tld: str | None = None) -> Encoding:
-    """Settle the confusions statistics leave between sibling single-byte encodings.
+def choose_single_byte(
+    sample: bytes,
+    tld: str | None,
+    candidates: tuple[str, ...] = CANDIDATES,
+    preferred: Encoding | None = None,
+) -> Encoding | None:
+    """The single-byte encoding that reads ``sample`` best (see :mod:`.letters`); ``None``
+    when the TLD's locale encoding is among the best readings, so that the TLD decides.
 
-    Latin script: the encoding that reads the most letters of its languages, or the TLD's
-    locale encoding when it reads as many letters (measured in Chromium: French text is
-    ISO-8859-2 on .pl). Greek: the one of windows/ISO that reads more letters. Cyrillic: the
-    encoding that reads the most lowercase letters.
+    The TLD only breaks ties. Among equal readings without it, ``preferred`` (another
+    detector's answer) wins; then Greek follows Chromium (both encodings read alike:
+    ISO-8859-7 when short, windows-1253 when long); otherwise the first in ``candidates``.
     """
-    if encoding.name in _GREEK_SIBLINGS:
-        windows, iso = (_letters(_decode(sample, name)) for name in _GREEK_SIBLINGS)
-        if windows == iso:
-            long = _high_bytes(sample) >= _GREEK_LONG_TEXT
-            return get_encoding("windows-1253" if long else "ISO-8859-7")
-        return get_encoding("windows-1253" if windows > iso else "ISO-8859-7")
-    if encoding.name in _CYRILLIC:
-        # Misread Cyrillic comes out mostly in capitals; running text is mostly lowercase.
-        scores = {name: _russian_lowercase(_decode(sample, name)) for name in _CYRILLIC}
-        best_name = max(_CYRILLIC, key=scores.__getitem__)
-        return encoding if scores[encoding.name] == scores[best_name] else get_encoding(best_name)
-    if encoding.name not in _LATIN_LETTERS:
-        return encoding
-    best = best_latin(sample)
+    tied = best_readings(sample, candidates)
     local = tld_default(tld)
-    # Measured in Chromium: a Latin line with a few non-ASCII bytes reads as windows-1255 on
-    # .il and windows-1256 on .sa/.eg (but not as the locale encoding on other TLDs).
-    if local is not None and local.name in _FEW_BYTES_STEERED:
-        if _high_bytes(sample) < _FEW_BYTES:
-            return local
-    # Chromium never steers towards windows-1258 (measured on .vn).
-    if local is not None and local != best and local.name in _TLD_STEERED:
-        if _letters(_decode(sample, local.name)) >= _letters(_decode(sample, best.name)):
-            return local
-    return best
+    # Measured: Chromium never steers towards windows-1258 (French text on .vn).
+    if local is not None and local.name in tied and local.name != "windows-1258":
+        return None
+    if preferred is not None and preferred.name in tied:
+        return preferred
+    if all(name in tied for name in _GREEK_SIBLINGS):
+        long = _high_bytes(sample) >= _GREEK_LONG_TEXT
+        return get_encoding("windows-1253" if long else "ISO-8859-7")
+    return get_encoding(tied[0])
+
+
+def refine_guess(encoding: Encoding, sample: bytes, tld: str | None = None) -> Encoding | None:
+    """Check another detector's single-byte answer against the letter statistics: kept when
+    it is among the best readings (unless the TLD breaks the tie), else replaced by the best
+    (``None``: the TLD decides)."""
+    if encoding.name not in CANDIDATES:
+        return encoding
+    return choose_single_byte(sample, tld, preferred=encoding)
 
 
 class CharsetNormalizerDetector:
@@ -418,29 +360,32 @@ class CharsetNormalizerDetector:
         settled, quick = fast_path(prefix)
         if settled:
             return quick
-        import charset_normalizer
-
         sample = text_sample(prefix, self.sample_bytes)
         if sample.isascii():
             return None
-        # A CJK reading that is valid and typical of its language settles it: charset-normalizer
-        # confuses CJK encodings that all read the bytes, and finds symbol-rich CJK text too
-        # chaotic to answer at all.
         if _isolated_share(sample) > _LATIN_ISOLATED_SHARE:
-            # Lone non-ASCII bytes between ASCII letters: Latin-script text, which the letter
-            # scoring tells apart better than the statistics (and without their cost).
-            return refine_guess(get_encoding("windows-1252"), sample, tld)
+            # Lone non-ASCII bytes between ASCII letters: Latin-script text.
+            return choose_single_byte(sample, tld, LATIN_CANDIDATES)
+        # A CJK reading that is valid and typical of its language settles it.
         multi_byte = plausible_multi_byte(sample)
         cjk = best_cjk(sample, multi_byte)
         if cjk is not None:
             return cjk
-        # Less typical CJK readings compete with the single-byte encodings in the statistics.
+        if not multi_byte:
+            return choose_single_byte(sample, tld)
+        # Less typical CJK readings compete with the single-byte encodings in
+        # charset-normalizer's statistics.
+        import charset_normalizer
+
         candidates = [*self.SINGLE_BYTE, *(_MULTI_BYTE[e.name][1] for e in multi_byte)]
         for match in charset_normalizer.from_bytes(sample, cp_isolation=candidates):
             encoding = whatwg_encoding_for(match.encoding)
+            if encoding is not None and encoding.name not in CANDIDATES:
+                return encoding
             if encoding is not None:
-                return refine_guess(encoding, sample, tld)
-        return refine_guess(get_encoding("windows-1252"), sample, tld)
+                break
+        # A single-byte answer: the letters choose among the single-byte readings.
+        return choose_single_byte(sample, tld)
 
 
 class ChardetngDetector:

@@ -1,0 +1,248 @@
+"""Which single-byte reading of undeclared bytes is text: structure first, then letters.
+
+Every single-byte encoding of the Encoding Standard that a language could be written in is a
+candidate. A reading is ruled out when it turns a byte into a control code or an unassigned
+code point while another reading does not (bytes 0x80-0x9F rule out every ISO-8859 reading,
+for instance). The readings left are scored by the letters they give: for each language the
+encoding can write, its frequent letters count 1, its other letters less, letters foreign to
+the language count -1 and rare symbols -0.5; a reading scores as its best language. Readings
+that put a capital right after a small letter, a letter against a digit, a symbol inside a
+word or a non-Latin letter against a Latin one are marked down: misread text does that,
+running text does not. Readings that score the same are a tie, broken by the caller.
+
+Everything is counted with ``bytes.translate`` and ``bytes.count`` on the sample and a sum over
+the distinct non-ASCII bytes, so the cost is a few hundred microseconds at most per page.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from functools import cache
+from operator import mul
+
+from ..encoding.fast import charmap_table
+
+# Languages by their non-ASCII letters (lowercase): (frequent, other). Languages whose letters
+# are all ASCII cannot tell encodings apart and are left out; closely related languages that
+# share an alphabet are one entry.
+LANGUAGES: dict[str, tuple[str, str]] = {
+    "french": ("éèàçêâôîûùë", "ïüœæÿ"),
+    "german": ("äöüß", "é"),
+    # Spanish, Galician, Basque, Irish.
+    "spanish": ("áéíóúñ", "ü"),
+    "portuguese": ("ãáâàçéêíóôõú", "ü"),
+    "italian": ("àèéìòù", "íóúî"),
+    "catalan": ("àèéíïòóúüç", ""),
+    "dutch": ("éëïöü", "èáó"),
+    # Swedish, Finnish, Danish, Norwegian.
+    "nordic": ("äöåæø", "éšž"),
+    "icelandic": ("áðéíóúýþæö", ""),
+    "albanian": ("çë", ""),
+    "estonian": ("äõöü", "šž"),
+    "polish": ("ąćęłńóśźż", ""),
+    "czech": ("áčďéěíňóřšťúůýž", "äöü"),
+    "slovak": ("áäčďéíĺľňóôŕšťúýž", "öü"),
+    "hungarian": ("áéíóöőúüű", "ä"),
+    # Croatian, Slovene, Bosnian, Serbian in Latin script.
+    "south slavic": ("čćđšž", ""),
+    # With the correct comma below, and with the cedilla of older fonts and encodings.
+    "romanian": ("ăâîșț", ""),
+    "romanian with cedilla": ("ăâîşţ", ""),
+    "turkish": ("çğıöşü", "âîûi̇"),
+    "latvian": ("āčēģīķļņšūž", "ōŗ"),
+    "lithuanian": ("ąčęėįšųūž", ""),
+    "maltese": ("ċġħżàèìòù", "éíóúî"),
+    "esperanto": ("ĉĝĥĵŝŭ", ""),
+    "welsh": ("ŵŷâêîôû", "áéíóúàèìòùäëïöü"),
+    # Tones as the combining marks windows-1258 has, and the precomposed letters it has.
+    "vietnamese": (
+        "ăâđêôơư\u0300\u0301\u0303\u0309\u0323",
+        "àáãèéìíòóõùúýÀÁÃÈÉÌÍÒÓÕÙÚÝ",
+    ),
+    "greek": ("αεινοτσςηυρκπμλάέίόήύώ", "βγδζθξφχψωϊϋΐΰ"),
+    "russian": ("оеаинтсрвлкмдпуяы", "зьбгчйхжшюцщэфъё"),
+    "ukrainian": ("оанивітерсклудмп", "зяьгбчйхжшюцщфєїґ"),
+    "belarusian": ("аонірстелвк", "ўёэдмпуязьбгчйхжшюцфы"),
+    "bulgarian": ("оаеинтрсвлкдпъ", "мзяубгчьйхжшюцщф"),
+    "serbian": ("аоиентсрјвлдкпу", "мзбгчћђжшџљњцхф"),
+    "macedonian": ("аоеинтрсвдклпу", "мзјбгчѓќжшџљњцхфѕ"),
+    # Letters, then the vowel points.
+    "hebrew": ("יוהאלרמתבשנע", "גדזחטכסםפצקךןףץ" + "".join(map(chr, range(0x05B0, 0x05C8)))),
+    "arabic": (
+        "اليمونهربتعدةك",
+        "أإآىثجحخذزسشصضطظغفقءئؤپچژگکی\u064b\u064c\u064d\u064e\u064f\u0650\u0651\u0652",
+    ),
+    # The most frequent consonants and vowel signs, then the rest.
+    "thai": (
+        "\u0e19\u0e32\u0e23\u0e01\u0e2d\u0e07\u0e40\u0e48\u0e21\u0e22\u0e49\u0e14\u0e35\u0e31\u0e15\u0e34",
+        "".join(map(chr, range(0x0E01, 0x0E5C))),
+    ),
+}
+
+# Encodings in the order that wins a tie (Chromium's choices first: it reads ISO-8859-2 text
+# as windows-1250, ISO-8859-8 as windows-1255, and never guesses the rarer ones).
+CANDIDATES: tuple[str, ...] = (
+    "windows-1252", "windows-1250", "ISO-8859-2", "windows-1251", "KOI8-R", "KOI8-U",
+    "IBM866", "ISO-8859-5", "x-mac-cyrillic", "windows-1253", "ISO-8859-7", "windows-1254",
+    "windows-1255", "ISO-8859-8", "windows-1256", "ISO-8859-6", "windows-1257", "windows-874",
+    "windows-1258", "ISO-8859-15", "ISO-8859-16", "ISO-8859-13", "ISO-8859-3", "ISO-8859-4",
+    "ISO-8859-10", "ISO-8859-14",
+)  # fmt: skip
+# The candidates for text whose non-ASCII bytes stand alone between ASCII letters.
+LATIN_CANDIDATES: tuple[str, ...] = (
+    "windows-1252", "windows-1250", "ISO-8859-2", "windows-1254", "windows-1257",
+    "windows-1258", "ISO-8859-15", "ISO-8859-16", "ISO-8859-13", "ISO-8859-4", "ISO-8859-10",
+    "ISO-8859-3", "ISO-8859-14",
+)  # fmt: skip
+
+# Punctuation and signs of running text (no mark); any other symbol counts as rare.
+_COMMON_SIGNS = set("\xa0\xad«»°©®–—‘’‚“”„…•·€£¥§±×¿¡™²³½¼¾ºª‹›₪؟،؛ـ\u200e\u200f฿")
+# Apostrophes and hyphens may stand inside a word.
+_IN_WORD_SIGNS = set("’‘'·\xad–-")
+_FREQUENT, _OTHER, _FOREIGN, _RARE_SIGN, _BROKEN = 1.0, 0.4, -1.0, -0.5, -5.0
+_CAPITAL = 0.5  # a capital letter counts half (running text is mostly small letters)
+_CONTEXT = -1.0  # per misplaced character
+
+# Byte classes for the context rules: ASCII small/capital letter, non-ASCII Latin small/capital
+# letter, non-Latin small/capital letter (or caseless), digit, rare sign, anything else.
+_ASCII_CLASSES = "".join(
+    "a" if "a" <= chr(b) <= "z" else "A" if "A" <= chr(b) <= "Z" else "d" if chr(b).isdigit()
+    else " "
+    for b in range(0x80)
+)  # fmt: skip
+_MISPLACED_RUN = -3.0  # per three Latin non-ASCII letters in a row (Cyrillic read as Latin)
+_MISPLACED = (
+    # A capital right after a small letter.
+    b"lu", b"au", b"lA", b"cC",
+    # A letter against a digit.
+    b"ld", b"dl", b"ud", b"du", b"cd", b"dc", b"Cd", b"dC",
+    # A rare sign inside a word.
+    b"axa", b"lxl", b"axl", b"lxa",
+    # A non-Latin letter against a Latin one.
+    b"ac", b"ca", b"Ac", b"cA", b"aC", b"Ca", b"lc", b"cl", b"uc", b"cu",
+)  # fmt: skip
+_ASCII_BYTES = bytes(range(0x80))
+_EPSILON = 1e-9
+
+
+def _is_broken(char: str) -> bool:
+    return char == "\ufffd" or unicodedata.category(char) in ("Cc", "Cn", "Co")
+
+
+def _is_latin(char: str) -> bool:
+    return "LATIN" in unicodedata.name(char, "")
+
+
+def _is_letter(char: str) -> bool:
+    # Combining marks are letters here: Vietnamese tones, Hebrew points, Arabic and Thai vowels.
+    return char.isalpha() or unicodedata.category(char) == "Mn"
+
+
+@cache
+def _class_table(encoding: str) -> bytes:
+    """``bytes.translate`` table: each byte to its class letter under ``encoding``."""
+    classes = []
+    for char in charmap_table(encoding)[0x80:]:
+        if unicodedata.category(char) == "Mn":
+            classes.append("m")
+        elif _is_letter(char):
+            small = not char.isupper()
+            classes.append(("l" if small else "u") if _is_latin(char) else ("c" if small else "C"))
+        elif char.isdigit():
+            classes.append("d")
+        elif _is_broken(char) or (char not in _COMMON_SIGNS and char not in _IN_WORD_SIGNS):
+            classes.append("x")
+        else:
+            classes.append(" ")
+    return (_ASCII_CLASSES + "".join(classes)).encode("ascii")
+
+
+def _letter_weight(char: str, frequent: str, other: str) -> float:
+    small = char.lower()
+    capital = char != small
+    if small in frequent or char in frequent:
+        weight = _FREQUENT
+    elif small in other or char in other:
+        weight = _OTHER
+    else:
+        return _FOREIGN
+    return weight * _CAPITAL if capital else weight
+
+
+@cache
+def _weights(encoding: str, language: str) -> tuple[float, ...]:
+    """The score of each byte 0x80-0xFF read in ``encoding`` as text in ``language``."""
+    frequent, other = LANGUAGES[language]
+    weights = []
+    for char in charmap_table(encoding)[0x80:]:
+        if _is_broken(char):
+            weights.append(_BROKEN)
+        elif _is_letter(char):
+            weights.append(_letter_weight(char, frequent, other))
+        elif char in _COMMON_SIGNS or char in _IN_WORD_SIGNS:
+            weights.append(0.0)
+        else:
+            weights.append(_RARE_SIGN)
+    return tuple(weights)
+
+
+@cache
+def languages_of(encoding: str) -> tuple[str, ...]:
+    """The languages ``encoding`` can write: it has all their frequent letters."""
+    table = set(charmap_table(encoding)[0x80:])
+    table |= {char.lower() for char in table}
+    return tuple(
+        language
+        for language, (frequent, _) in LANGUAGES.items()
+        if all(char in table for char in frequent)
+    )
+
+
+@cache
+def _broken_bytes(encoding: str) -> bytes:
+    return bytes(b for b in range(0x80, 0x100) if _is_broken(charmap_table(encoding)[b]))
+
+
+_LATIN_RUN = bytes.maketrans(b"lu", b"LL")
+
+
+def _context_score(sample: bytes, encoding: str) -> float:
+    """The (negative) score of misplaced characters in ``sample`` read in ``encoding``."""
+    classes = sample.translate(_class_table(encoding))
+    runs = classes.translate(_LATIN_RUN).count(b"LLL")
+    return _CONTEXT * sum(map(classes.count, _MISPLACED)) + _MISPLACED_RUN * runs
+
+
+def letter_score(counts: Counter[int], encoding: str) -> float:
+    """How much the non-ASCII bytes (``counts``) read as letters of one language in
+    ``encoding``, the best of its languages; ``-inf`` when it writes none of them."""
+    keys = [byte - 0x80 for byte in counts]
+    numbers = list(counts.values())
+    best = float("-inf")
+    for language in languages_of(encoding):
+        weights = _weights(encoding, language)
+        best = max(best, sum(map(mul, numbers, map(weights.__getitem__, keys))))
+    return best
+
+
+def best_readings(sample: bytes, candidates: tuple[str, ...] = CANDIDATES) -> list[str]:
+    """The candidates that read ``sample`` best, in ``candidates`` order (several when they
+    score the same). Readings without broken characters go first: structure before letters."""
+    high = sample.translate(None, _ASCII_BYTES)
+    intact = [
+        name for name in candidates
+        if len(high.translate(None, _broken_bytes(name))) == len(high)
+    ]  # fmt: skip
+    counts = Counter(high)
+    letters = {name: letter_score(counts, name) for name in intact or candidates}
+    # The context score is never positive: once a reading's letters score below the best
+    # total so far, neither it nor any after it can win.
+    totals: dict[str, float] = {}
+    top = float("-inf")
+    for name in sorted(letters, key=letters.__getitem__, reverse=True):
+        if letters[name] < top - _EPSILON:
+            break
+        totals[name] = letters[name] + _context_score(sample, name)
+        top = max(top, totals[name])
+    return [name for name in letters if totals.get(name, top - 1) >= top - _EPSILON]
