@@ -206,7 +206,9 @@ def text_sample(data: bytes, limit: int = SAMPLE_BYTES) -> bytes:
     before its first non-ASCII byte, joined by newlines: the words that tell encodings apart,
     without the markup around them. Plain text (no such node) is sampled as is."""
     sample = bytearray()
-    for node in _TEXT_NODE.findall(data):
+    # (finditer: the nodes after the sample's end are never searched for.)
+    for match in _TEXT_NODE.finditer(data):
+        node = match.group(1)
         first = _FIRST_NON_ASCII.search(node)
         # Bytes before the first non-ASCII byte are ASCII, so starting among them is safe.
         start = max(0, first.start() - 128) if first is not None else 0
@@ -227,11 +229,13 @@ def _decode(sample: bytes, name: str) -> str:
     return sample.decode(get_encoding(name).python_codec, errors="replace")
 
 
-def plausible_multi_byte(sample: bytes) -> list[Encoding]:
+def plausible_multi_byte(sample: bytes, isolated_share: float | None = None) -> list[Encoding]:
     """The legacy multi-byte encodings that read ``sample`` with at most one malformed
     sequence per hundred non-ASCII characters; none for Latin-script text, whose non-ASCII
     bytes stand alone between ASCII ones."""
-    if _isolated_share(sample) > _LATIN_ISOLATED_SHARE:
+    if isolated_share is None:
+        isolated_share = _isolated_share(sample)
+    if isolated_share > _LATIN_ISOLATED_SHARE:
         return []
     errors: dict[str, int] = {}
     for name, (codec, _) in _MULTI_BYTE.items():
@@ -363,11 +367,12 @@ class CharsetNormalizerDetector:
         sample = text_sample(prefix, self.sample_bytes)
         if sample.isascii():
             return None
-        if _isolated_share(sample) > _LATIN_ISOLATED_SHARE:
+        isolated_share = _isolated_share(sample)
+        if isolated_share > _LATIN_ISOLATED_SHARE:
             # Lone non-ASCII bytes between ASCII letters: Latin-script text.
             return choose_single_byte(sample, tld, LATIN_CANDIDATES)
         # A CJK reading that is valid and typical of its language settles it.
-        multi_byte = plausible_multi_byte(sample)
+        multi_byte = plausible_multi_byte(sample, isolated_share)
         cjk = best_cjk(sample, multi_byte)
         if cjk is not None:
             return cjk

@@ -46,7 +46,8 @@ LANGUAGES: dict[str, tuple[str, str]] = {
     "hungarian": ("áéíóöőúüű", "ä"),
     # Croatian, Slovene, Bosnian, Serbian in Latin script.
     "south slavic": ("čćđšž", ""),
-    # With the correct comma below, and with the cedilla of older fonts and encodings.
+    # With the correct comma below, and with the cedilla of older fonts and encodings (the
+    # same bytes in ISO-8859-16 and ISO-8859-2: a tie, unless other bytes tell them apart).
     "romanian": ("ăâîșț", ""),
     "romanian with cedilla": ("ăâîşţ", ""),
     "turkish": ("çğıöşü", "âîûi̇"),
@@ -81,19 +82,20 @@ LANGUAGES: dict[str, tuple[str, str]] = {
 }
 
 # Encodings in the order that wins a tie (Chromium's choices first: it reads ISO-8859-2 text
-# as windows-1250, ISO-8859-8 as windows-1255, and never guesses the rarer ones).
+# as windows-1250, ISO-8859-8 as windows-1255, and never guesses the rarer ones; it does guess
+# macintosh for Mac French, measured).
 CANDIDATES: tuple[str, ...] = (
     "windows-1252", "windows-1250", "ISO-8859-2", "windows-1251", "KOI8-R", "KOI8-U",
     "IBM866", "ISO-8859-5", "x-mac-cyrillic", "windows-1253", "ISO-8859-7", "windows-1254",
     "windows-1255", "ISO-8859-8", "windows-1256", "ISO-8859-6", "windows-1257", "windows-874",
     "windows-1258", "ISO-8859-15", "ISO-8859-16", "ISO-8859-13", "ISO-8859-3", "ISO-8859-4",
-    "ISO-8859-10", "ISO-8859-14",
+    "ISO-8859-10", "ISO-8859-14", "macintosh",
 )  # fmt: skip
 # The candidates for text whose non-ASCII bytes stand alone between ASCII letters.
 LATIN_CANDIDATES: tuple[str, ...] = (
     "windows-1252", "windows-1250", "ISO-8859-2", "windows-1254", "windows-1257",
-    "windows-1258", "ISO-8859-15", "ISO-8859-16", "ISO-8859-13", "ISO-8859-4", "ISO-8859-10",
-    "ISO-8859-3", "ISO-8859-14",
+    "windows-1258", "ISO-8859-15", "ISO-8859-16", "ISO-8859-13", "ISO-8859-3", "ISO-8859-4",
+    "ISO-8859-10", "ISO-8859-14", "macintosh",
 )  # fmt: skip
 
 # Punctuation and signs of running text (no mark); any other symbol counts as rare.
@@ -124,6 +126,8 @@ _MISPLACED = (
 )  # fmt: skip
 _ASCII_BYTES = bytes(range(0x80))
 _EPSILON = 1e-9
+# Rarely served encodings must win clearly: this is added to their score.
+_PRIOR = {"macintosh": -6.0}
 
 
 def _is_broken(char: str) -> bool:
@@ -207,18 +211,27 @@ def _broken_bytes(encoding: str) -> bytes:
 _LATIN_RUN = bytes.maketrans(b"lu", b"LL")
 
 
-def _context_score(sample: bytes, encoding: str) -> float:
-    """The (negative) score of misplaced characters in ``sample`` read in ``encoding``."""
-    classes = sample.translate(_class_table(encoding))
-    runs = classes.translate(_LATIN_RUN).count(b"LLL")
-    return _CONTEXT * sum(map(classes.count, _MISPLACED)) + _MISPLACED_RUN * runs
+def _run_score(classes: bytes) -> float:
+    """The (negative) score of runs of non-ASCII Latin letters in the ``classes`` of a
+    sample (three in a row are how Cyrillic, Greek or Arabic text reads in a Latin encoding)."""
+    return _MISPLACED_RUN * classes.translate(_LATIN_RUN).count(b"LLL")
 
 
-def letter_score(counts: Counter[int], encoding: str) -> float:
-    """How much the non-ASCII bytes (``counts``) read as letters of one language in
-    ``encoding``, the best of its languages; ``-inf`` when it writes none of them."""
-    keys = [byte - 0x80 for byte in counts]
-    numbers = list(counts.values())
+def _misplaced_score(classes: bytes) -> float:
+    """The (negative) score of the other misplaced characters in the ``classes`` of a sample."""
+    return _CONTEXT * sum(map(classes.count, _MISPLACED))
+
+
+@cache
+def _best_weights(encoding: str) -> tuple[float, ...]:
+    """Each byte's best weight over the encoding's languages: a bound on any language."""
+    tables = [_weights(encoding, language) for language in languages_of(encoding)]
+    return tuple(map(max, zip(*tables, strict=True))) if tables else (float("-inf"),) * 0x80
+
+
+def letter_score(keys: list[int], numbers: list[int], encoding: str) -> float:
+    """How much the non-ASCII bytes (``keys`` - 0x80, seen ``numbers`` times) read as letters
+    of one language in ``encoding``, the best of its languages; ``-inf`` for none."""
     best = float("-inf")
     for language in languages_of(encoding):
         weights = _weights(encoding, language)
@@ -235,14 +248,24 @@ def best_readings(sample: bytes, candidates: tuple[str, ...] = CANDIDATES) -> li
         if len(high.translate(None, _broken_bytes(name))) == len(high)
     ]  # fmt: skip
     counts = Counter(high)
-    letters = {name: letter_score(counts, name) for name in intact or candidates}
-    # The context score is never positive: once a reading's letters score below the best
-    # total so far, neither it nor any after it can win.
+    keys = [byte - 0x80 for byte in counts]
+    numbers = list(counts.values())
+    pool = intact or candidates
+    # A bound on each reading's score: its bytes' best weights over all its languages, and the
+    # runs of non-ASCII Latin letters (the other context scores are never positive). Readings
+    # are scored in full in the order of their bounds, until no bound can beat the best.
+    classes = {name: sample.translate(_class_table(name)) for name in pool}
+    bounds = {}
+    for name in pool:
+        best_weights = _best_weights(name)
+        letters_bound = sum(map(mul, numbers, map(best_weights.__getitem__, keys)))
+        bounds[name] = letters_bound + _run_score(classes[name]) + _PRIOR.get(name, 0.0)
     totals: dict[str, float] = {}
     top = float("-inf")
-    for name in sorted(letters, key=letters.__getitem__, reverse=True):
-        if letters[name] < top - _EPSILON:
+    for name in sorted(pool, key=bounds.__getitem__, reverse=True):
+        if bounds[name] < top - _EPSILON:
             break
-        totals[name] = letters[name] + _context_score(sample, name)
+        context = _run_score(classes[name]) + _misplaced_score(classes[name])
+        totals[name] = letter_score(keys, numbers, name) + context + _PRIOR.get(name, 0.0)
         top = max(top, totals[name])
-    return [name for name in letters if totals.get(name, top - 1) >= top - _EPSILON]
+    return [name for name in pool if totals.get(name, top - 1) >= top - _EPSILON]

@@ -953,6 +953,53 @@ def extra_declarations() -> Iterator[Doc]:
     )
 
 
+# Labels no browser knows, each on text really in that encoding: the page is undeclared for
+# the browser, so its detector decides. (label, language, Python codec, text); the true
+# encoding is the Encoding Standard's encoding for the codec, where it has one.
+TRUE_ENCODINGS = {
+    "iso8859_15": "ISO-8859-15", "mac_roman": "macintosh", "iso8859_9": "windows-1254",
+    "iso8859_16": "ISO-8859-16",
+}  # fmt: skip
+UNKNOWN_LABELS: list[tuple[str, str, str, str]] = [
+    ("latin9", "fr", "iso8859_15", "Le bœuf coûte 12 € le kilo ; un vœu pour l'été, dit sa sœur."),
+    ("latin9", "de", "iso8859_15", SAMPLES["de"]),
+    ("mac-roman", "fr", "mac_roman", SAMPLES["fr"]),
+    ("cp1125", "uk", "cp1125", SAMPLES["uk"]),
+    ("koi8-t", "tg", "koi8_t", "Китобхонаи шаҳр рӯзи шанбе ҳам кушода аст. Кӯдакон метавонанд "
+     "китоб хонанд ва бозӣ кунанд, калонсолон қаҳва менӯшанд ва рӯзнома мехонанд."),
+    ("johab", "ko", "johab", SAMPLES["ko"]),
+    ("cp852", "cs", "cp852", SAMPLES["cs"]),
+    ("cp850", "fr", "cp850", SAMPLES["fr"]),
+    ("iso-8859-9", "tr", "iso8859_9", SAMPLES["tr"]),
+    ("iso-8859-16", "ro", "iso8859_16", "Știința și țara noastră sunt frumoase, în sfârșit."),
+]
+
+
+def unknown_labels() -> Iterator[Doc]:
+    for label, lang, codec, text in UNKNOWN_LABELS:
+        long_text = long_form(text, 5000, codec)
+        for size, marker in (("short", text), ("long", long_text)):
+            body = page(f'<meta charset="{label}">', marker).encode(codec)
+            yield Doc(
+                f"unknown-label-{label}-{lang}-{size}",
+                "unknown_labels",
+                f"{lang} in {codec} labelled {label}, {size} ({len(body)} bytes)",
+                body,
+                true_encoding=TRUE_ENCODINGS.get(codec),
+                expected_marker=marker,
+            )
+            # The same text without the label: does the label itself change anything?
+            body = page("", marker).encode(codec)
+            yield Doc(
+                f"unknown-label-{label}-{lang}-{size}-unlabelled",
+                "unknown_labels",
+                f"{lang} in {codec} without a label, {size} ({len(body)} bytes)",
+                body,
+                true_encoding=TRUE_ENCODINGS.get(codec),
+                expected_marker=marker,
+            )
+
+
 GROUPS = {
     "bom_header_meta": bom_header_meta,
     "meta_forms": meta_forms,
@@ -968,6 +1015,7 @@ GROUPS = {
     "late_legacy_text": late_legacy_text,
     "late_switch": late_switch,
     "extra": extra_declarations,
+    "unknown_labels": unknown_labels,
 }
 
 

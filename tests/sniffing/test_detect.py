@@ -158,7 +158,8 @@ def test_the_tld_only_breaks_ties() -> None:
         ("<p>Πες μου τι θα κάνεις, σ’ αγαπώ πολύ και θα σ’ το πω.</p>", "iso-8859-7", None),
         # € and œ in ISO-8859-15 are not ¤ and ½.
         ("<p>Le bœuf coûte 12 € le kilo, un vœu.</p>", "iso-8859-15", None),
-        # Romanian with comma below in ISO-8859-16, with cedilla in ISO-8859-2.
+        # Romanian with comma below in ISO-8859-16 („ ” are Ľ ľ in ISO-8859-2), with cedilla
+        # in ISO-8859-2 (the same bytes as ș ț in ISO-8859-16: a tie, ISO-8859-2 first).
         ("<p>Știința și țara noastră sunt „frumoase”.</p>", "iso-8859-16", None),
         ("<p>Ştiinţa şi ţara noastră, în sfârşit.</p>", "iso-8859-2", "http://a.ro/"),
         # Baltic and Maltese encodings are considered.

@@ -1,0 +1,89 @@
+"""Detection plus decoding of undeclared 20 KB pages, per encoding, side by side in one run.
+
+Usage: python benchmarks/bench_detect.py [--repeat N]
+
+For each encoding of the labelled pages (``tests/data/detection``, one language each), the long
+page is grown to about 20 KB by repeating its text, without any declaration. Timed (medians,
+the three interleaved): this package's ``decode_html`` (the text a browser reads: detection and
+decoding), Scrapy's ``HtmlResponse(url, body=body).text``, and charset-normalizer's
+``str(from_bytes(body).best())``. The ratios are ours / Scrapy and ours / charset-normalizer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from scrapy_charset.sniffing import decode_html
+
+PAGES = Path(__file__).resolve().parent.parent / "tests" / "data" / "detection"
+SIZE = 20 * 1024
+
+
+def pages() -> dict[str, tuple[str, bytes]]:
+    """One undeclared ~20 KB page per encoding: encoding -> (language, body)."""
+    chosen: dict[str, tuple[str, bytes]] = {}
+    for row in (PAGES / "MANIFEST.tsv").read_text().splitlines()[1:]:
+        name, encoding, _ = row.split("\t")
+        if not name.endswith("-long.html") or encoding in chosen:
+            continue
+        body = (PAGES / name).read_bytes()
+        head, rest = body.split(b"<main>", 1)
+        main, tail = rest.split(b"</main>", 1)
+        copies = max(1, -(-(SIZE - len(head) - len(tail)) // len(main)))
+        chosen[encoding] = (name.split("-" + encoding)[0], head + main * copies + tail)
+    return chosen
+
+
+def timed(function: Callable[[], object], repeat: int) -> list[float]:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=31)
+    args = parser.parse_args(argv)
+
+    import charset_normalizer
+    from scrapy.http import HtmlResponse
+
+    url = "http://www.example.com/page.html"
+    print(f"undeclared ~{SIZE // 1024} KB pages, median us per page ({args.repeat} runs each):")
+    print(
+        f"  {'encoding':16s} {'lang':8s} {'ours':>8s} {'Scrapy':>8s} {'ch-norm':>8s}"
+        f" {'ours/Scrapy':>12s} {'ours/ch-norm':>13s}"
+    )
+    worst_scrapy = worst_cn = 0.0
+    for encoding, (language, body) in pages().items():
+        contenders: dict[str, Callable[[], object]] = {
+            "ours": lambda body=body: decode_html(body, url=url)[0],
+            "scrapy": lambda body=body: HtmlResponse(url, body=body).text,
+            "cn": lambda body=body: str(charset_normalizer.from_bytes(body).best()),
+        }
+        times: dict[str, list[float]] = {name: [] for name in contenders}
+        for function in contenders.values():
+            function()  # warm up (imports, caches)
+        for _ in range(3):  # interleaved rounds
+            for name, function in contenders.items():
+                times[name] += timed(function, max(1, args.repeat // 3))
+        median = {name: statistics.median(values) * 1e6 for name, values in times.items()}
+        to_scrapy, to_cn = median["ours"] / median["scrapy"], median["ours"] / median["cn"]
+        worst_scrapy, worst_cn = max(worst_scrapy, to_scrapy), max(worst_cn, to_cn)
+        print(
+            f"  {encoding:16s} {language:8s} {median['ours']:8.0f} {median['scrapy']:8.0f}"
+            f" {median['cn']:8.0f} {to_scrapy:11.2f}x {to_cn:12.2f}x"
+        )
+    print(f"  worst: ours/Scrapy {worst_scrapy:.2f}x, ours/charset-normalizer {worst_cn:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
