@@ -1,11 +1,13 @@
 """Statistical detection for undeclared legacy pages, limited to what a browser can produce.
 
-A :class:`Detector` guesses an encoding from bytes. The default backend is charset-normalizer;
-chardetng (the ``chardetng`` extra) plugs in the same way. Both are wrapped with the fast paths
-they lack: pure ASCII and valid UTF-8 are settled without statistics, ISO-2022-JP by its
-escape sequences, and only a bounded sample of the page's text is examined, so the cost does
-not grow with the size of the body. Answers are mapped to Encoding Standard encodings; any
-other answer (cp775, johab, utf-7, …) is rejected.
+A :class:`Detector` guesses an encoding from bytes. The default backend settles CJK text by
+validity and typical characters, and single-byte text by the letter statistics of
+:mod:`.letters` (charset-normalizer only arbitrates untypical CJK readings); chardetng (the
+``chardetng`` extra) plugs in the same way, its answers checked by the same statistics. Both
+are wrapped with the fast paths they lack: pure ASCII and valid UTF-8 are settled without
+statistics, ISO-2022-JP by its escape sequences, and only a bounded sample of the page's text
+is examined, so the cost does not grow with the size of the body. Answers are mapped to
+Encoding Standard encodings; any other answer (cp775, johab, utf-7, …) is rejected.
 """
 
 from __future__ import annotations
@@ -237,13 +239,19 @@ def plausible_multi_byte(sample: bytes, isolated_share: float | None = None) -> 
         isolated_share = _isolated_share(sample)
     if isolated_share > _LATIN_ISOLATED_SHARE:
         return []
-    errors: dict[str, int] = {}
+    return [get_encoding(name) for name in multi_byte_readings(sample)]
+
+
+def multi_byte_readings(sample: bytes) -> dict[str, str]:
+    """The texts of the legacy multi-byte readings of ``sample`` with at most one malformed
+    sequence per hundred non-ASCII characters, by encoding name."""
+    readings: dict[str, str] = {}
     for name, (codec, _) in _MULTI_BYTE.items():
         text = sample.decode(codec, errors="replace")
         count = text.count("\ufffd")
         if count * 100 <= len(text) - len(text.encode("ascii", "ignore")):
-            errors[name] = count
-    return [get_encoding(name) for name in errors]
+            readings[name] = text
+    return readings
 
 
 # The share of a language's letters that cjk_score counts in ordinary text: about half of
@@ -283,13 +291,17 @@ def cjk_score(text: str, encoding_name: str) -> float:
     return _count(_TYPICAL[encoding_name], non_ascii) / letters / _TYPICAL_SHARE[encoding_name]
 
 
-def best_cjk(sample: bytes, candidates: list[Encoding]) -> Encoding | None:
-    """The candidate whose reading of ``sample`` is most typical of its language, if any
-    reading is typical at all."""
-    scores = {
-        enc.name: cjk_score(sample.decode(_MULTI_BYTE[enc.name][0], errors="replace"), enc.name)
-        for enc in candidates
-    }
+def best_cjk(
+    sample: bytes, candidates: list[Encoding], readings: dict[str, str] | None = None
+) -> Encoding | None:
+    """The candidate whose reading of ``sample`` (from ``readings`` when given) is most
+    typical of its language, if any reading is typical at all."""
+    scores = {}
+    for encoding in candidates:
+        text = (readings or {}).get(encoding.name)
+        if text is None:
+            text = sample.decode(_MULTI_BYTE[encoding.name][0], errors="replace")
+        scores[encoding.name] = cjk_score(text, encoding.name)
     best = max(scores, key=scores.__getitem__, default=None)
     return get_encoding(best) if best is not None and scores[best] >= _TYPICAL_ENOUGH else None
 
@@ -367,13 +379,13 @@ class CharsetNormalizerDetector:
         sample = text_sample(prefix, self.sample_bytes)
         if sample.isascii():
             return None
-        isolated_share = _isolated_share(sample)
-        if isolated_share > _LATIN_ISOLATED_SHARE:
+        if _isolated_share(sample) > _LATIN_ISOLATED_SHARE:
             # Lone non-ASCII bytes between ASCII letters: Latin-script text.
             return choose_single_byte(sample, tld, LATIN_CANDIDATES)
         # A CJK reading that is valid and typical of its language settles it.
-        multi_byte = plausible_multi_byte(sample, isolated_share)
-        cjk = best_cjk(sample, multi_byte)
+        readings = multi_byte_readings(sample)
+        multi_byte = [get_encoding(name) for name in readings]
+        cjk = best_cjk(sample, multi_byte, readings)
         if cjk is not None:
             return cjk
         if not multi_byte:
