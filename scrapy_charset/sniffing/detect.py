@@ -16,7 +16,7 @@ import re
 from typing import Protocol, runtime_checkable
 
 from ..encoding import UTF_8, Encoding, get_encoding, lookup
-from .letters import CANDIDATES, LATIN_CANDIDATES, best_readings
+from .letters import C1_BYTES, CANDIDATES, ISO_8859, LATIN_CANDIDATES, best_readings
 from .tld import tld_default
 
 # How much of the body a detector looks at, and how much page text it is given.
@@ -326,6 +326,7 @@ def choose_single_byte(
     tld: str | None,
     candidates: tuple[str, ...] = CANDIDATES,
     preferred: Encoding | None = None,
+    window: bytes = b"",
 ) -> Encoding | None:
     """The single-byte encoding that reads ``sample`` best (see :mod:`.letters`); ``None``
     when the TLD's locale encoding is among the best readings, so that the TLD decides.
@@ -333,8 +334,11 @@ def choose_single_byte(
     The TLD only breaks ties. Among equal readings without it, ``preferred`` (another
     detector's answer) wins; then Greek follows Chromium (both encodings read alike:
     ISO-8859-7 when short, windows-1253 when long); otherwise the first in ``candidates``.
+    Bytes 0x80-0x9F anywhere in ``window`` (the part of the page looked at) rule out the
+    ISO-8859 encodings even when the sample has none.
     """
-    tied = best_readings(sample, candidates)
+    c1 = len(window.translate(None, C1_BYTES)) != len(window)
+    tied = best_readings(sample, candidates, ISO_8859 if c1 else frozenset())
     local = tld_default(tld)
     # Measured: Chromium never steers towards windows-1258 (French text on .vn).
     if local is not None and local.name in tied and local.name != "windows-1258":
@@ -347,13 +351,15 @@ def choose_single_byte(
     return get_encoding(tied[0])
 
 
-def refine_guess(encoding: Encoding, sample: bytes, tld: str | None = None) -> Encoding | None:
+def refine_guess(
+    encoding: Encoding, sample: bytes, tld: str | None = None, window: bytes = b""
+) -> Encoding | None:
     """Check another detector's single-byte answer against the letter statistics: kept when
     it is among the best readings (unless the TLD breaks the tie), else replaced by the best
     (``None``: the TLD decides)."""
     if encoding.name not in CANDIDATES:
         return encoding
-    return choose_single_byte(sample, tld, preferred=encoding)
+    return choose_single_byte(sample, tld, preferred=encoding, window=window)
 
 
 class CharsetNormalizerDetector:
@@ -381,7 +387,7 @@ class CharsetNormalizerDetector:
             return None
         if _isolated_share(sample) > _LATIN_ISOLATED_SHARE:
             # Lone non-ASCII bytes between ASCII letters: Latin-script text.
-            return choose_single_byte(sample, tld, LATIN_CANDIDATES)
+            return choose_single_byte(sample, tld, LATIN_CANDIDATES, window=prefix)
         # A CJK reading that is valid and typical of its language settles it.
         readings = multi_byte_readings(sample)
         multi_byte = [get_encoding(name) for name in readings]
@@ -389,7 +395,7 @@ class CharsetNormalizerDetector:
         if cjk is not None:
             return cjk
         if not multi_byte:
-            return choose_single_byte(sample, tld)
+            return choose_single_byte(sample, tld, window=prefix)
         # Less typical CJK readings compete with the single-byte encodings in
         # charset-normalizer's statistics.
         import charset_normalizer
@@ -402,7 +408,7 @@ class CharsetNormalizerDetector:
             if encoding is not None:
                 break
         # A single-byte answer: the letters choose among the single-byte readings.
-        return choose_single_byte(sample, tld)
+        return choose_single_byte(sample, tld, window=prefix)
 
 
 class ChardetngDetector:
@@ -428,7 +434,7 @@ class ChardetngDetector:
         if encoding is None:
             return None
         # The same sibling refinements as for charset-normalizer's answers.
-        return refine_guess(encoding, text_sample(prefix), tld)
+        return refine_guess(encoding, text_sample(prefix), tld, prefix)
 
 
 DEFAULT_DETECTOR: Detector = CharsetNormalizerDetector()

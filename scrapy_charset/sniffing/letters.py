@@ -37,7 +37,8 @@ LANGUAGES: dict[str, tuple[str, str]] = {
     "dutch": ("éëïöü", "èáó"),
     # Swedish, Finnish, Danish, Norwegian.
     "nordic": ("äöåæø", "éšž"),
-    "icelandic": ("áðéíóúýþæö", ""),
+    # ð þ ý are also how Welsh ŵ ŷ and Esperanto ŭ ŝ read in windows-1252: they count less.
+    "icelandic": ("áéíóúæö", "ðþý"),
     "albanian": ("çë", ""),
     "estonian": ("äõöü", "šž"),
     "polish": ("ąćęłńóśźż", ""),
@@ -128,6 +129,12 @@ _ASCII_BYTES = bytes(range(0x80))
 _EPSILON = 1e-9
 # Rarely served encodings must win clearly: this is added to their score.
 _PRIOR = {"macintosh": -6.0}
+
+
+# Bytes 0x80-0x9F are C1 control codes in every ISO-8859 encoding: text holding them is not
+# ISO-8859 text.
+C1_BYTES = bytes(range(0x80, 0xA0))
+ISO_8859 = frozenset(name for name in CANDIDATES if name.startswith("ISO-8859-"))
 
 
 def _is_broken(char: str) -> bool:
@@ -239,13 +246,16 @@ def letter_score(keys: list[int], numbers: list[int], encoding: str) -> float:
     return best
 
 
-def best_readings(sample: bytes, candidates: tuple[str, ...] = CANDIDATES) -> list[str]:
+def best_readings(
+    sample: bytes, candidates: tuple[str, ...] = CANDIDATES, ruled_out: frozenset[str] = frozenset()
+) -> list[str]:
     """The candidates that read ``sample`` best, in ``candidates`` order (several when they
-    score the same). Readings without broken characters go first: structure before letters."""
+    score the same). Readings without broken characters go first, and those ``ruled_out`` by
+    the rest of the page are not among them: structure before letters."""
     high = sample.translate(None, _ASCII_BYTES)
     intact = [
         name for name in candidates
-        if len(high.translate(None, _broken_bytes(name))) == len(high)
+        if name not in ruled_out and len(high.translate(None, _broken_bytes(name))) == len(high)
     ]  # fmt: skip
     counts = Counter(high)
     keys = [byte - 0x80 for byte in counts]

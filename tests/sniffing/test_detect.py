@@ -184,6 +184,16 @@ def test_latin_classes_read_right(text: str, encoding: str, url: str | None) -> 
     assert decoded == text, decision
 
 
+def test_c1_bytes_beyond_the_sample_rule_out_iso_8859() -> None:
+    # The first 3 KB of Hungarian text read the same in ISO-8859-2 (the .hu default) and
+    # windows-1250; the „quotes” further on are bytes 0x84 and 0x94, C1 controls in ISO-8859-2.
+    text = "<p>" + "A városi könyvtár szombaton is nyitva, ő is olvas. " * 60
+    text += "</p><p>Az olvasók „kedvence” a regény.</p>"
+    decoded, decision = decode_html(text.encode("cp1250"), url="http://www.example.hu/")
+    assert decision.encoding == lookup("windows-1250")
+    assert decoded == text
+
+
 DETECTION_PAGES = Path(__file__).parents[1] / "data" / "detection"
 
 
