@@ -329,7 +329,7 @@ def choose_single_byte(
     window: bytes = b"",
 ) -> Encoding | None:
     """The single-byte encoding that reads ``sample`` best (see :mod:`.letters`); ``None``
-    when the TLD's locale encoding is among the best readings, so that the TLD decides.
+    when the TLD's locale encoding is another of the best readings, so that the TLD decides.
 
     The TLD only breaks ties. Among equal readings without it, ``preferred`` (another
     detector's answer) wins; then Greek follows Chromium (both encodings read alike:
@@ -339,16 +339,19 @@ def choose_single_byte(
     """
     c1 = len(window.translate(None, C1_BYTES)) != len(window)
     tied = best_readings(sample, candidates, ISO_8859 if c1 else frozenset())
+    if preferred is not None and preferred.name in tied:
+        choice = preferred
+    elif all(name in tied for name in _GREEK_SIBLINGS):
+        long = _high_bytes(sample) >= _GREEK_LONG_TEXT
+        choice = get_encoding("windows-1253" if long else "ISO-8859-7")
+    else:
+        choice = get_encoding(tied[0])
     local = tld_default(tld)
     # Measured: Chromium never steers towards windows-1258 (French text on .vn).
-    if local is not None and local.name in tied and local.name != "windows-1258":
-        return None
-    if preferred is not None and preferred.name in tied:
-        return preferred
-    if all(name in tied for name in _GREEK_SIBLINGS):
-        long = _high_bytes(sample) >= _GREEK_LONG_TEXT
-        return get_encoding("windows-1253" if long else "ISO-8859-7")
-    return get_encoding(tied[0])
+    if local is not None and local != choice and local.name in tied:
+        if local.name != "windows-1258":
+            return None
+    return choice
 
 
 def refine_guess(
