@@ -70,6 +70,8 @@ _TEXT_NODE = re.compile(rb">([^<>]*[\x80-\xff][^<>]*)")
 _HIGH_BYTE_VALUES = bytes(range(0x80, 0x100))
 _ISOLATED_HIGH_BYTE = re.compile(rb"(?<![\x80-\xff])[\x80-\xff](?![\x80-\xff])")
 _FIRST_NON_ASCII = re.compile(rb"[\x80-\xff]")
+# How much of a sample is decoded first to rule out a multi-byte encoding.
+_MULTI_BYTE_HEAD = 512
 # Legacy multi-byte encodings: the Python codec that checks a sample's validity (a superset,
 # so that vendor characters do not look like errors) and the one charset-normalizer is offered.
 _MULTI_BYTE: dict[str, tuple[str, str]] = {
@@ -246,12 +248,19 @@ def multi_byte_readings(sample: bytes) -> dict[str, str]:
     """The texts of the legacy multi-byte readings of ``sample`` with at most one malformed
     sequence per hundred non-ASCII characters, by encoding name."""
     readings: dict[str, str] = {}
+    head = _cut_at_safe_byte(sample, _MULTI_BYTE_HEAD)
     for name, (codec, _) in _MULTI_BYTE.items():
+        # Text in another encoding is malformed every few characters: the head shows it.
+        if _malformed(head.decode(codec, errors="replace")) * 20 > len(head):
+            continue
         text = sample.decode(codec, errors="replace")
-        count = text.count("\ufffd")
-        if count * 100 <= len(text) - len(text.encode("ascii", "ignore")):
+        if _malformed(text) * 100 <= len(text) - len(text.encode("ascii", "ignore")):
             readings[name] = text
     return readings
+
+
+def _malformed(text: str) -> int:
+    return text.count("\ufffd")
 
 
 # The share of a language's letters that cjk_score counts in ordinary text: about half of

@@ -211,17 +211,24 @@ def languages_of(encoding: str) -> tuple[str, ...]:
 
 
 @cache
-def _broken_bytes(encoding: str) -> bytes:
-    return bytes(b for b in range(0x80, 0x100) if _is_broken(charmap_table(encoding)[b]))
+def _run_table(encoding: str) -> bytes:
+    """``bytes.translate`` table: under ``encoding``, non-ASCII Latin letters to ``L`` (for
+    runs of them), broken characters to ``B``, anything else to a space."""
+    marks = []
+    for char in charmap_table(encoding)[0x80:]:
+        if _is_broken(char):
+            marks.append("B")
+        elif _is_letter(char) and _is_latin(char) and unicodedata.category(char) != "Mn":
+            marks.append("L")
+        else:
+            marks.append(" ")
+    return (" " * 0x80 + "".join(marks)).encode("ascii")
 
 
-_LATIN_RUN = bytes.maketrans(b"lu", b"LL")
-
-
-def _run_score(classes: bytes) -> float:
-    """The (negative) score of runs of non-ASCII Latin letters in the ``classes`` of a
-    sample (three in a row are how Cyrillic, Greek or Arabic text reads in a Latin encoding)."""
-    return _MISPLACED_RUN * classes.translate(_LATIN_RUN).count(b"LLL")
+def _run_score(marks: bytes) -> float:
+    """The (negative) score of runs of non-ASCII Latin letters in the ``marks`` of a sample
+    (three in a row are how Cyrillic, Greek or Arabic text reads in a Latin encoding)."""
+    return _MISPLACED_RUN * marks.count(b"LLL")
 
 
 def _misplaced_score(classes: bytes) -> float:
@@ -252,30 +259,27 @@ def best_readings(
     """The candidates that read ``sample`` best, in ``candidates`` order (several when they
     score the same). Readings without broken characters go first, and those ``ruled_out`` by
     the rest of the page are not among them: structure before letters."""
-    high = sample.translate(None, _ASCII_BYTES)
-    intact = [
-        name for name in candidates
-        if name not in ruled_out and len(high.translate(None, _broken_bytes(name))) == len(high)
-    ]  # fmt: skip
-    counts = Counter(high)
+    marks = {name: sample.translate(_run_table(name)) for name in candidates}
+    intact = [name for name in candidates if name not in ruled_out and b"B" not in marks[name]]
+    counts = Counter(sample.translate(None, _ASCII_BYTES))
     keys = [byte - 0x80 for byte in counts]
     numbers = list(counts.values())
     pool = intact or candidates
     # A bound on each reading's score: its bytes' best weights over all its languages, and the
     # runs of non-ASCII Latin letters (the other context scores are never positive). Readings
     # are scored in full in the order of their bounds, until no bound can beat the best.
-    classes = {name: sample.translate(_class_table(name)) for name in pool}
     bounds = {}
     for name in pool:
         best_weights = _best_weights(name)
         letters_bound = sum(map(mul, numbers, map(best_weights.__getitem__, keys)))
-        bounds[name] = letters_bound + _run_score(classes[name]) + _PRIOR.get(name, 0.0)
+        bounds[name] = letters_bound + _run_score(marks[name]) + _PRIOR.get(name, 0.0)
     totals: dict[str, float] = {}
     top = float("-inf")
     for name in sorted(pool, key=bounds.__getitem__, reverse=True):
         if bounds[name] < top - _EPSILON:
             break
-        context = _run_score(classes[name]) + _misplaced_score(classes[name])
-        totals[name] = letter_score(keys, numbers, name) + context + _PRIOR.get(name, 0.0)
+        misplaced = _misplaced_score(sample.translate(_class_table(name)))
+        context = _run_score(marks[name]) + misplaced + _PRIOR.get(name, 0.0)
+        totals[name] = letter_score(keys, numbers, name) + context
         top = max(top, totals[name])
     return [name for name in pool if totals.get(name, top - 1) >= top - _EPSILON]
