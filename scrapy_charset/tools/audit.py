@@ -12,6 +12,7 @@ Exit status: 0 done; 1 the garbled share went over ``--fail-over``; 2 usage erro
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -20,7 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .audit_compare import DEFAULTS, BrowserDecoder, Record, audit_page, default_browser_decoder
+from .. import __version__
+from .audit_compare import DEFAULTS, BrowserDecoder, Record, audit_page
+from .audit_decoding import MiddlewareDecoder, charset_settings
 from .audit_inputs import (
     DEFAULT_MAX_SIZE,
     KIND_URL,
@@ -29,7 +32,9 @@ from .audit_inputs import (
     describe_error,
     failed,
     is_remote,
-    iter_local_pages,
+    iter_units,
+    read_options,
+    read_unit,
 )
 from .audit_report import (
     ANY,
@@ -38,10 +43,13 @@ from .audit_report import (
     Progress,
     Summary,
     Writer,
+    make_progress,
+    render_classes,
     render_errors,
     render_examples,
     render_table,
 )
+from .audit_severity import CLASSES
 
 if TYPE_CHECKING:
     from scrapy.settings import Settings
@@ -71,7 +79,14 @@ class UsageProblem(Exception):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The audit's own options, shared by the Scrapy command and ``python -m``."""
+    """The audit's own options, shared by the Scrapy command and ``python -m``.
+
+    No help text has a colon followed by a space: Scrapy's help formatter would take a wrapped
+    line ending in one for a section heading.
+    """
+    parser.add_argument(
+        "--version", action="version", version=f"scrapy-charset {__version__} (audit)"
+    )
     parser.add_argument(
         "inputs",
         nargs="*",
@@ -100,7 +115,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--glob", metavar="PATTERN", help="in folders, only files matching this")
     group.add_argument(
         "--max-size", metavar="BYTES", type=int, default=None,
-        help="skip (report) a body bigger than this, read or inflated; 0: no limit (default: "
+        help="skip (report) a body bigger than this, read or inflated; 0: no limit (default "
         "the DOWNLOAD_MAXSIZE setting, 1 GiB in Scrapy)",
     )
     group.add_argument(
@@ -111,7 +126,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("audit output")
     group.add_argument(
         "--group-by", metavar="FIELD", default="tld", choices=GROUPABLE,
-        help="summary rows per value of this record field (default: tld); one of: "
+        help="summary rows per value of this record field (default tld); one of "
         + ", ".join(GROUPABLE),
     )
     group.add_argument(
@@ -125,16 +140,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--examples", metavar="N", type=int, default=5,
-        help="table: show up to N garbled pages with their first difference (default: 5)",
+        help="table: show up to N garbled pages with their first difference (default 5)",
     )
     group.add_argument(
         "--defaults", metavar="LIST", default=",".join(DEFAULTS),
-        help="comma-separated defaults to compare with the browser (default: "
+        help="comma-separated defaults to compare with the browser (default "
         + ",".join(DEFAULTS) + ")",
     )
     group.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None,
-        help="progress line on stderr (default: only when stderr is a terminal)",
+        help="progress line on stderr (default only when stderr is a terminal)",
+    )
+    group.add_argument(
+        "--summary-json", metavar="FILE",
+        help="also write the summary counts as JSON: summaries of shards of an audit combine "
+        "with --merge into the table of one run",
+    )
+    group.add_argument(
+        "--merge", metavar="SUMMARY", nargs="+",
+        help="combine summaries written with --summary-json (no INPUT) and report them",
+    )
+    group.add_argument("--html", metavar="FILE", help="also write a self-contained HTML report")
+    group = parser.add_argument_group("scale")
+    group.add_argument(
+        "--jobs", "-j", metavar="N", type=int, default=1,
+        help="audit files, WARCs and cache entries in N worker processes (default 1; 0: one "
+        "per CPU)",
+    )
+    group.add_argument(
+        "--dask", metavar="SCHEDULER",
+        help="audit files and WARCs (local or fsspec URLs such as s3://...) on a Dask cluster, "
+        "given by a scheduler address (tcp://host:8786) or 'local' (needs scrapy-charset[dask])",
     )
     group = parser.add_argument_group("exit status")
     group.add_argument(
@@ -142,8 +178,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="exit 1 when the share of audited pages garbled by --fail-on exceeds SHARE (0-1)",
     )
     group.add_argument(
-        "--fail-on", choices=(*DEFAULTS, ANY), default="scrapy",
-        help="which default --fail-over counts (default: scrapy; any: garbled by any default)",
+        "--fail-on", choices=(*DEFAULTS, ANY), default=None,
+        help="which default --fail-over counts (default scrapy, or the first of --defaults; "
+        "any: garbled by any default)",
+    )
+    group.add_argument(
+        "--fail-class", metavar="LIST", default=",".join(CLASSES),
+        help="classes of difference --fail-over counts, comma-separated (default all of "
+        + ", ".join(CLASSES) + ")",
+    )
+    group.add_argument(
+        "--fail-measure", choices=("pages", "chars"), default="pages",
+        help="--fail-over compares the share of pages (default) or of characters that differ",
     )
     group.add_argument(
         "--fail-on-error", action="store_true",
@@ -298,7 +344,9 @@ class Audit:
         self.error_count = 0
 
     def add(self, page: Page) -> Record:
-        record = audit_page(page, self.browser, self.summary.defaults)
+        return self.add_record(audit_page(page, self.browser, self.summary.defaults))
+
+    def add_record(self, record: Record) -> Record:
         self.writer.page(record)
         self.summary.add(record)
         self.progress.update(record)
@@ -320,7 +368,7 @@ class Audit:
             self.add(page)
 
     def table_extra(self) -> str:
-        parts: list[str] = []
+        parts: list[str] = [render_classes(self.summary)]
         if self.garbled:
             default = self.examples_for if self.examples_for != ANY else self.summary.defaults[0]
             shown = [r for r in self.garbled if r.garbled(default)] or self.garbled
@@ -335,14 +383,29 @@ class Audit:
         return "".join(parts)
 
 
+def parse_classes(value: str) -> tuple[str, ...]:
+    names = tuple(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
+    unknown = [n for n in names if n not in CLASSES]
+    if unknown or not names:
+        raise UsageProblem(
+            f"--fail-class: unknown {', '.join(unknown) or '(empty)'}; choose from "
+            + ", ".join(CLASSES)
+        )
+    return names
+
+
 def exit_status(summary: Summary, opts: argparse.Namespace) -> tuple[int, str]:
     total = summary.total
     if opts.fail_over is not None and total.pages:
-        share = total.share(opts.fail_on)
+        kinds = parse_classes(opts.fail_class)
+        share = total.share(opts.fail_on, kinds, opts.fail_measure)
         if share > opts.fail_over:
+            what = "pages" if opts.fail_measure == "pages" else "characters"
+            size = total.pages if opts.fail_measure == "pages" else total.text_chars
             return EXIT_GARBLED, (
-                f"{opts.fail_on}: {share:.1%} of {total.pages} pages garbled, "
-                f"over --fail-over {opts.fail_over:g}"
+                f"{opts.fail_on}: {share:.1%} of {size} {what} garbled"
+                + ("" if kinds == CLASSES else f" ({', '.join(kinds)})")
+                + f", over --fail-over {opts.fail_over:g}"
             )
     if total.pages == 0:
         return EXIT_FAILED_INPUT, "no page could be audited"
@@ -367,19 +430,40 @@ def run(
     """
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
+    if settings is None and getattr(opts, "set", None):
+        settings = settings_with_overrides(opts.set)
     try:
         defaults = parse_defaults(opts.defaults)
-        if opts.fail_on not in (*defaults, ANY):
+        if opts.fail_on is None:
+            opts.fail_on = "scrapy" if "scrapy" in defaults else defaults[0]
+        elif opts.fail_on not in (*defaults, ANY):
             raise UsageProblem(f"--fail-on {opts.fail_on}: not among --defaults")
+        parse_classes(opts.fail_class)
         if opts.fail_over is not None and not 0 <= opts.fail_over <= 1:
-            raise UsageProblem("--fail-over takes a share between 0 and 1, e.g. 0.05")
+            raise UsageProblem("--fail-over takes a share between 0 and 1, for example 0.05")
         plan = make_plan(opts, settings, stdin or sys.stdin)
     except UsageProblem as exc:
         stderr.write(f"audit: {exc}\n")
         return EXIT_USAGE
+    if opts.merge:
+        if opts.inputs or opts.urls or opts.httpcache is not None:
+            stderr.write("audit: --merge takes summaries only, no INPUT\n")
+            return EXIT_USAGE
+        try:
+            summary = merge_summaries(opts.merge, opts.group_by, defaults)
+        except UsageProblem as exc:
+            stderr.write(f"audit: {exc}\n")
+            return EXIT_USAGE
+        return _report_only(summary, opts, stdout, stderr)
     if plan.empty and not plan.problems:
         stderr.write("audit: nothing to audit: give URLs, files, folders or --httpcache\n")
         return EXIT_USAGE
+    if browser is None:
+        try:
+            browser = MiddlewareDecoder(charset_settings(_settings(settings)))
+        except ValueError as exc:  # CharsetSettingsError: a bad CHARSET_* setting
+            stderr.write(f"audit: {exc}\n")
+            return EXIT_USAGE
     progress_on = opts.progress if opts.progress is not None else stderr.isatty()
     with ExitStack() as stack:
         if opts.output:
@@ -393,28 +477,108 @@ def run(
         else:
             out = stdout
         summary = Summary(opts.group_by, defaults)
+        units = list(iter_units(plan.local)) if plan.has_local else []
         audit = Audit(
             Writer(out, opts.output_format, opts.summary_only),
             summary,
-            # A bar only when the number of pages is known up front: URLs alone.
-            Progress(progress_on, total=None if plan.has_local else len(plan.urls), stream=stderr),
-            browser or default_browser_decoder(),
+            make_progress(progress_on, len(units), len(plan.urls), stderr),
+            browser,
             opts.fail_on,
             max(opts.examples, 0),
         )
         audit.add_all(plan.problems)
-        audit.add_all(iter_local_pages(plan.local))
+        options = read_options(plan.local)
+        if opts.dask and units:
+            from .audit_dask import audit_units_with_dask
+
+            try:
+                shard = audit_units_with_dask(
+                    units, opts.dask, options, browser, opts.group_by, defaults
+                )
+            except (ImportError, OSError, ValueError) as exc:
+                stderr.write(f"audit: --dask: {describe_error(exc)}\n")
+                return EXIT_USAGE
+            summary.merge(shard)
+            audit.progress.advance_inputs(len(units))
+        elif opts.jobs != 1 and len(units) > 1:
+            from .audit_parallel import audit_units_in_processes
+
+            for records in audit_units_in_processes(
+                units, options, browser, defaults, opts.jobs or os.cpu_count() or 1
+            ):
+                for record in records:
+                    audit.add_record(record)
+                audit.progress.advance_inputs(1)
+        else:
+            for unit in units:
+                audit.add_all(read_unit(unit, options))
+                audit.progress.advance_inputs(1)
         if plan.urls:
             from .audit_crawl import crawl
 
             crawl(
-                plan.urls, _settings(settings), audit.add, crawler_process, not opts.all_types
+                plan.urls, _settings(settings), audit.add, crawler_process, not opts.all_types,
+                audit.progress.log_stream() if audit.progress.enabled else None,
             )
         audit.progress.close()
         audit.writer.finish(summary, audit.table_extra())
         if opts.output and opts.output_format != "table":
             # The file holds the records; the terminal still gets the numbers.
             stdout.write(render_table(summary))
+    problem = write_extras(summary, opts)
+    if problem:
+        stderr.write(f"audit: {problem}\n")
+        return EXIT_USAGE
+    status, message = exit_status(summary, opts)
+    if message:
+        stderr.write(f"audit: {message}\n")
+    return status
+
+
+def merge_summaries(paths: Sequence[str], group_by: str, defaults: Sequence[str]) -> Summary:
+    """One summary from the files ``--summary-json`` wrote (raises UsageProblem)."""
+    merged: Summary | None = None
+    for path in paths:
+        try:
+            part = Summary.from_json(json.loads(Path(path).read_text("utf-8")))
+            if merged is None:
+                merged = part
+            else:
+                merged.merge(part)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise UsageProblem(f"--merge: {path}: {describe_error(exc)}") from exc
+    assert merged is not None
+    return merged
+
+
+def write_extras(summary: Summary, opts: argparse.Namespace) -> str | None:
+    """--summary-json and --html; a message when one cannot be written."""
+    try:
+        if opts.summary_json:
+            Path(opts.summary_json).write_text(
+                json.dumps(summary.to_json(), ensure_ascii=False) + "\n", "utf-8"
+            )
+        if opts.html:
+            from .audit_html import render_html
+
+            Path(opts.html).write_text(render_html(summary), "utf-8")
+    except OSError as exc:
+        return f"cannot write: {describe_error(exc)}"
+    return None
+
+
+def _report_only(
+    summary: Summary, opts: argparse.Namespace, stdout: TextIO, stderr: TextIO
+) -> int:
+    out = stdout
+    with ExitStack() as stack:
+        if opts.output:
+            out = stack.enter_context(open(opts.output, "w", encoding="utf-8", newline=""))
+        Writer(out, opts.output_format, True).finish(summary, render_classes(summary))
+    problem = write_extras(summary, opts)
+    if problem:
+        stderr.write(f"audit: {problem}\n")
+        return EXIT_USAGE
     status, message = exit_status(summary, opts)
     if message:
         stderr.write(f"audit: {message}\n")

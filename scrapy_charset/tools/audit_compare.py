@@ -13,7 +13,9 @@ from urllib.parse import urlsplit
 from ..sniffing.decision import Decision, Declaration, Source
 from ..sniffing.late_meta import scan_meta_like_chromium
 from ..sniffing.prescan import PRESCAN_LIMIT
-from .audit_inputs import Page
+from .audit_decoding import MiddlewareDecoder, NotHandled
+from .audit_inputs import KIND_FILE, Page
+from .audit_severity import severity
 
 DEFAULTS: tuple[str, ...] = ("requests", "scrapy", "utf8")
 DEFAULT_TITLES = {
@@ -28,6 +30,8 @@ PLACEHOLDER_URL = "http://audit.invalid/"
 
 _BOMS = ((b"\xef\xbb\xbf", "UTF-8"), (b"\xfe\xff", "UTF-16BE"), (b"\xff\xfe", "UTF-16LE"))
 
+# Called as decoder(body, content_types, url=..., status=..., name=...); raises NotHandled for a
+# page the middleware would pass on untouched.
 BrowserDecoder = Callable[..., "tuple[str, Decision]"]
 
 
@@ -38,6 +42,9 @@ class DefaultResult:
     encoding: str | None  # the encoding it used, as it names it
     same: bool  # same text as the browser
     diff: dict[str, Any] | None = None  # first difference: offset and both texts around it
+    chars: int = 0  # characters of the browser's text that differ
+    share: float = 0.0  # chars / characters of the browser's text
+    kind: str | None = None  # class of difference (audit_severity.CLASSES); None when same
 
 
 @dataclass
@@ -65,6 +72,11 @@ class Record:
     bom: str | None = None
     replacement_chars: int | None = None
     not_utf8: bool | None = None
+    ascii: bool | None = None  # pure ASCII: the same text in UTF-8 and in the encoding used
+    text_chars: int | None = None  # characters of the browser's text
+    declared: str | None = None  # the encoding the page declares (BOM, header, <meta>, XML)
+    # Every text at the first place a default differs (garbled pages only), for the report.
+    sample: dict[str, Any] | None = None
     defaults: dict[str, DefaultResult | None] = field(default_factory=dict)
 
     @property
@@ -102,12 +114,18 @@ class Record:
             "bom": self.bom,
             "replacement_chars": self.replacement_chars,
             "not_utf8": self.not_utf8,
+            "ascii": self.ascii,
+            "text_chars": self.text_chars,
+            "declared": self.declared,
         }
         for name in DEFAULTS:
             result = self.defaults.get(name)
             data[f"{name}_encoding"] = result.encoding if result else None
             data[f"{name}_same"] = result.same if result else None
             data[f"{name}_diff"] = result.diff if result else None
+            data[f"{name}_chars"] = result.chars if result else None
+            data[f"{name}_share"] = round(result.share, 6) if result else None
+            data[f"{name}_class"] = result.kind if result else None
         return data
 
 
@@ -173,7 +191,10 @@ def describe_difference(browser: str, got: str) -> dict[str, Any]:
 def compare(browser: str, encoding: str | None, text: str) -> DefaultResult:
     if text == browser:
         return DefaultResult(encoding, True)
-    return DefaultResult(encoding, False, describe_difference(browser, text))
+    found = severity(browser, text)
+    return DefaultResult(
+        encoding, False, describe_difference(browser, text), found.chars, found.share, found.kind
+    )
 
 
 # -- the defaults, reproduced without a network call -------------------------------------------
@@ -255,9 +276,8 @@ def _declaration_dict(declaration: Any) -> dict[str, str | None]:
 
 
 def default_browser_decoder() -> BrowserDecoder:
-    from ..sniffing import decode_html
-
-    return decode_html  # type: ignore[no-any-return]
+    """The middleware with its default settings."""
+    return MiddlewareDecoder()
 
 
 def audit_page(
@@ -281,20 +301,45 @@ def audit_page(
     if not record.audited:
         return record
     body, content_types = page.body, page.content_types
+    name = page.origin if page.kind == KIND_FILE else None
     try:
-        text, decision = browser(body, content_types or None, url=page.url)
+        text, decision = browser(
+            body, content_types or None, url=page.url, status=page.status, name=name
+        )
+    except NotHandled as exc:  # the crawl would get stock Scrapy's response: nothing to compare
+        record.skipped = exc.reason
+        return record
     except Exception as exc:  # noqa: BLE001 - reported in the record, the audit goes on
         record.error = f"browser decoding failed: {type(exc).__name__}: {exc}"
         return record
     fill_decision(record, decision, text, body)
+    texts: dict[str, str] = {}
     for name in defaults:
         try:
-            record.defaults[name] = run_default(name, body, content_types, page.url, text)
+            record.defaults[name], texts[name] = run_default(
+                name, body, content_types, page.url, text
+            )
         except Exception as exc:  # noqa: BLE001 - a default that crashes garbles the page too
             record.defaults[name] = DefaultResult(
-                None, False, {"error": f"{type(exc).__name__}: {exc}"}
+                None, False, {"error": f"{type(exc).__name__}: {exc}"}, kind="mojibake"
             )
+    offsets = [
+        r.diff["offset"]
+        for r in record.defaults.values()
+        if r is not None and r.diff is not None and "offset" in r.diff
+    ]
+    if offsets:
+        at = min(offsets)
+        begin = max(0, at - SNIPPET_BEFORE)
+        record.sample = {"offset": at, "browser": text[begin : at + SNIPPET_AFTER]}
+        for name, other in texts.items():
+            record.sample[name] = other[begin : at + SNIPPET_AFTER]
     return record
+
+
+_DECLARING = frozenset(
+    {Source.BOM, Source.HEADER, Source.META, Source.LATE_META, Source.XML_DECLARATION}
+)
 
 
 # Rules that decide before any <meta> is read; the Decision then reports only the first 1024
@@ -329,7 +374,15 @@ def fill_decision(record: Record, decision: Decision, text: str, body: bytes) ->
     record.conflict = conflict
     record.bom = bom_of(body)
     record.replacement_chars = text.count("\ufffd")
-    record.not_utf8 = decision.encoding.name != "UTF-8"
+    record.text_chars = len(text)
+    # Pure ASCII reads the same in UTF-8 and in every ASCII-compatible encoding: it is both.
+    record.ascii = body.isascii() and len(text) == len(body) and text.isascii()
+    record.not_utf8 = decision.encoding.name != "UTF-8" and not record.ascii
+    if decision.source in _DECLARING:
+        record.declared = decision.encoding.name
+    else:
+        named = [d.encoding for d in decision.overridden if d.encoding is not None]
+        record.declared = named[0].name if named else "(undeclared)"
 
 
 def late_meta_declaration(body: bytes) -> Any:
@@ -342,17 +395,18 @@ def late_meta_declaration(body: bytes) -> Any:
 
 def run_default(
     name: str, body: bytes, content_types: Sequence[str], url: str | None, browser_text: str
-) -> DefaultResult | None:
-    """One default's result, ``None`` when it cannot run here (requests not installed)."""
+) -> tuple[DefaultResult | None, str]:
+    """One default's result (``None`` when it cannot run here: requests not installed) and
+    its text."""
     encoding: str | None
     if name == "utf8":
         encoding, text = "utf-8", body.decode("utf-8", "replace")
     elif name == "requests":
         if not REQUESTS_AVAILABLE:
-            return None
+            return None, browser_text
         encoding, text = requests_text(body, content_types)
     elif name == "scrapy":
         encoding, text = scrapy_text(body, content_types, url)
     else:
         raise ValueError(f"unknown default {name!r}")
-    return compare(browser_text, encoding, text)
+    return compare(browser_text, encoding, text), text

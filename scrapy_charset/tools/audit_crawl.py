@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+import sys
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import scrapy
 from scrapy.spidermiddlewares.httperror import HttpError
@@ -125,13 +127,21 @@ def crawl(
     sink: Sink,
     process: Any = None,
     skip_non_html: bool = True,
+    log_stream: TextIO | None = None,
 ) -> None:
-    """Fetch ``urls`` with ``settings`` (blocking until done), calling ``sink`` once per URL."""
+    """Fetch ``urls`` with ``settings`` (blocking until done), calling ``sink`` once per URL.
+
+    ``log_stream``: where Scrapy's log lines to stderr go instead (the progress display's
+    stream, which keeps them off the progress line)."""
     if not urls:
         return
     apply_polite_defaults(settings)
     if process is None:
         process = make_crawler_process(settings)
+    if log_stream is not None:
+        for handler in logging.getLogger().handlers:
+            if isinstance(handler, logging.StreamHandler) and handler.stream is sys.stderr:
+                handler.setStream(log_stream)
     pending = list(dict.fromkeys(urls))
     reported: set[str] = set()
 

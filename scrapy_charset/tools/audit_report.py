@@ -4,14 +4,16 @@ lines and CSV, plus a progress line on stderr."""
 from __future__ import annotations
 
 import csv
+import io
 import json
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from .audit_compare import DEFAULT_TITLES, DEFAULTS, Record
+from .audit_severity import CLASSES, worst
 
 # Record fields a summary can be grouped by (scalar fields of Record.to_dict()).
 GROUPABLE: tuple[str, ...] = (
@@ -28,9 +30,11 @@ GROUPABLE: tuple[str, ...] = (
     "conflict",
     "bom",
     "not_utf8",
+    "ascii",
+    "declared",
     "error",
     "skipped",
-    *(f"{name}_{part}" for name in DEFAULTS for part in ("encoding", "same")),
+    *(f"{name}_{part}" for name in DEFAULTS for part in ("encoding", "same", "class")),
 )
 FORMATS = ("table", "jsonl", "csv")
 ANY = "any"
@@ -38,16 +42,22 @@ ANY = "any"
 
 @dataclass
 class Counts:
-    """One row of the study's table."""
+    """One row of the study's table (mergeable: :meth:`merge`, :meth:`to_dict`/``from_dict``)."""
 
     pages: int = 0  # pages audited (errors and skipped responses excluded)
     errors: int = 0
     skipped: int = 0
     not_utf8: int = 0
+    ascii: int = 0
     late_meta: int = 0
     conflict: int = 0
     bom: int = 0
+    text_chars: int = 0  # characters of the browser's text, over the audited pages
     garbled: dict[str, int] = field(default_factory=lambda: dict.fromkeys((*DEFAULTS, ANY), 0))
+    chars: dict[str, int] = field(default_factory=lambda: dict.fromkeys((*DEFAULTS, ANY), 0))
+    classes: dict[str, dict[str, int]] = field(
+        default_factory=lambda: {name: dict.fromkeys(CLASSES, 0) for name in (*DEFAULTS, ANY)}
+    )
 
     def add(self, record: Record, defaults: Sequence[str]) -> None:
         if not record.ok:
@@ -58,18 +68,49 @@ class Counts:
             return
         self.pages += 1
         self.not_utf8 += bool(record.not_utf8)
+        self.ascii += bool(record.ascii)
         self.late_meta += bool(record.late_meta)
         self.conflict += bool(record.conflict)
         self.bom += record.bom is not None
-        garbled_any = False
+        self.text_chars += record.text_chars or 0
+        kinds: list[str] = []
+        most = 0
         for name in defaults:
             if record.garbled(name):
+                result = record.defaults[name]
+                assert result is not None
+                kind = result.kind or "few_chars"
                 self.garbled[name] += 1
-                garbled_any = True
-        self.garbled[ANY] += garbled_any
+                self.chars[name] += result.chars
+                self.classes[name][kind] += 1
+                kinds.append(kind)
+                most = max(most, result.chars)
+        if kinds:
+            self.garbled[ANY] += 1
+            self.chars[ANY] += most
+            self.classes[ANY][worst(kinds) or "few_chars"] += 1
 
-    def share(self, default: str) -> float:
-        return self.garbled[default] / self.pages if self.pages else 0.0
+    def merge(self, other: Counts) -> None:
+        for name in ("pages", "errors", "skipped", "not_utf8", "ascii", "late_meta", "conflict",
+                     "bom", "text_chars"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in (*DEFAULTS, ANY):
+            self.garbled[name] += other.garbled.get(name, 0)
+            self.chars[name] += other.chars.get(name, 0)
+            for kind in CLASSES:
+                self.classes[name][kind] += other.classes.get(name, {}).get(kind, 0)
+
+    def share(self, default: str, kinds: Sequence[str] = CLASSES, measure: str = "pages") -> float:
+        """Share of audited pages (or of their characters) that ``default`` garbles with a
+        difference of one of ``kinds``."""
+        if measure == "chars":
+            return self.chars[default] / self.text_chars if self.text_chars else 0.0
+        count = (
+            self.garbled[default]
+            if tuple(kinds) == CLASSES
+            else sum(self.classes[default][k] for k in kinds)
+        )
+        return count / self.pages if self.pages else 0.0
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -77,18 +118,43 @@ class Counts:
             "errors": self.errors,
             "skipped": self.skipped,
             "not_utf8": self.not_utf8,
+            "ascii": self.ascii,
             "late_meta": self.late_meta,
             "conflict": self.conflict,
             "bom": self.bom,
+            "text_chars": self.text_chars,
         }
         for name, count in self.garbled.items():
             data[f"garbled_{name}"] = count
+        for name, count in self.chars.items():
+            data[f"chars_{name}"] = count
+        for name, kinds in self.classes.items():
+            for kind, count in kinds.items():
+                data[f"{name}_{kind}"] = count
         return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Counts:
+        counts = cls()
+        for name in ("pages", "errors", "skipped", "not_utf8", "ascii", "late_meta", "conflict",
+                     "bom", "text_chars"):
+            setattr(counts, name, int(data.get(name, 0)))
+        for name in (*DEFAULTS, ANY):
+            counts.garbled[name] = int(data.get(f"garbled_{name}", 0))
+            counts.chars[name] = int(data.get(f"chars_{name}", 0))
+            for kind in CLASSES:
+                counts.classes[name][kind] = int(data.get(f"{name}_{kind}", 0))
+        return counts
 
 
 def group_key(record: Record, group_by: str) -> str:
     value: Any
-    if group_by == "host":
+    if group_by == "declared":
+        value = record.declared
+    elif group_by.endswith("_class"):
+        result = record.defaults.get(group_by[: -len("_class")])
+        value = result.kind if result is not None else None
+    elif group_by == "host":
         value = record.host or None
     elif group_by.endswith(("_encoding", "_same")) and group_by != "encoding":
         name, _, part = group_by.rpartition("_")
@@ -103,22 +169,100 @@ def group_key(record: Record, group_by: str) -> str:
     return str(value)
 
 
+# Always counted besides --group-by, for the HTML report's charts.
+BREAKDOWNS = ("tld", "declared", "source")
+EXAMPLES_PER_CLASS = 3
+
+
 class Summary:
-    """Counts per group (in order of first appearance) and in total."""
+    """Counts per group (in order of first appearance) and in total, the breakdowns the HTML
+    report charts, and a few example pages per class of difference. Mergeable: shards of one
+    audit (``--jobs``, Dask, separate runs) combine with :meth:`merge` into what one run gives."""
 
     def __init__(self, group_by: str = "tld", defaults: Sequence[str] = DEFAULTS) -> None:
         self.group_by = group_by
         self.defaults = tuple(defaults)
         self.groups: dict[str, Counts] = {}
         self.total = Counts()
+        self.breakdowns: dict[str, dict[str, Counts]] = {name: {} for name in BREAKDOWNS}
+        self.examples: dict[str, list[dict[str, Any]]] = {kind: [] for kind in CLASSES}
 
     def add(self, record: Record) -> None:
         key = group_key(record, self.group_by)
         self.groups.setdefault(key, Counts()).add(record, self.defaults)
         self.total.add(record, self.defaults)
+        for name, table in self.breakdowns.items():
+            table.setdefault(group_key(record, name), Counts()).add(record, self.defaults)
+        if record.audited and record.sample is not None:
+            # A page is an example of each class of difference some default makes of it.
+            kinds = {r.kind for r in record.defaults.values() if r is not None and r.kind}
+            for kind in sorted(kinds):
+                if len(self.examples[kind]) < EXAMPLES_PER_CLASS:
+                    self.examples[kind].append(example_of(record))
+
+    def merge(self, other: Summary) -> None:
+        if (other.group_by, other.defaults) != (self.group_by, self.defaults):
+            raise ValueError(
+                f"cannot merge a summary by {other.group_by} of {','.join(other.defaults)} into"
+                f" one by {self.group_by} of {','.join(self.defaults)}"
+            )
+        for key, counts in other.groups.items():
+            self.groups.setdefault(key, Counts()).merge(counts)
+        self.total.merge(other.total)
+        for name, table in other.breakdowns.items():
+            mine = self.breakdowns.setdefault(name, {})
+            for key, counts in table.items():
+                mine.setdefault(key, Counts()).merge(counts)
+        for kind, examples in other.examples.items():
+            room = EXAMPLES_PER_CLASS - len(self.examples.setdefault(kind, []))
+            self.examples[kind].extend(examples[: max(room, 0)])
 
     def rows(self) -> list[tuple[str, Counts]]:
         return [*sorted(self.groups.items()), ("total", self.total)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": "scrapy-charset-audit-summary/1",
+            "group_by": self.group_by,
+            "defaults": list(self.defaults),
+            "groups": {key: counts.to_dict() for key, counts in self.groups.items()},
+            "total": self.total.to_dict(),
+            "breakdowns": {
+                name: {key: counts.to_dict() for key, counts in table.items()}
+                for name, table in self.breakdowns.items()
+            },
+            "examples": self.examples,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Summary:
+        if data.get("format") != "scrapy-charset-audit-summary/1":
+            raise ValueError("not an audit summary (written with --summary-json)")
+        summary = cls(str(data["group_by"]), tuple(data["defaults"]))
+        summary.groups = {k: Counts.from_dict(v) for k, v in data["groups"].items()}
+        summary.total = Counts.from_dict(data["total"])
+        summary.breakdowns = {
+            name: {k: Counts.from_dict(v) for k, v in table.items()}
+            for name, table in data.get("breakdowns", {}).items()
+        }
+        for kind, examples in data.get("examples", {}).items():
+            summary.examples[kind] = list(examples)[:EXAMPLES_PER_CLASS]
+        return summary
+
+
+def example_of(record: Record) -> dict[str, Any]:
+    """A garbled page for the report: where it is, the decision, and every text at one place."""
+    return {
+        "where": record.url or record.origin,
+        "encoding": record.encoding,
+        "source": record.source,
+        "sample": record.sample,
+        "results": {
+            name: {"encoding": r.encoding, "kind": r.kind, "chars": r.chars}
+            for name, r in record.defaults.items()
+            if r is not None
+        },
+    }
 
 
 # -- rendering -------------------------------------------------------------------------------
@@ -136,6 +280,7 @@ def render_table(summary: Summary) -> str:
         "errors",
         "skipped",
         "not UTF-8",
+        "ASCII",
         *(DEFAULT_TITLES[name] for name in summary.defaults),
         "late meta",
         "conflicts",
@@ -150,6 +295,7 @@ def render_table(summary: Summary) -> str:
                 str(counts.errors),
                 str(counts.skipped),
                 _count_with_share(counts.not_utf8, counts.pages),
+                _count_with_share(counts.ascii, counts.pages),
                 *(_count_with_share(counts.garbled[n], counts.pages) for n in summary.defaults),
                 str(counts.late_meta),
                 str(counts.conflict),
@@ -249,20 +395,33 @@ class Writer:
 
 
 class Progress:
-    """A one-line progress display on stderr, redrawn at most ten times a second."""
+    """A one-line progress display on stderr (inputs done of the total, pages, errors, rate and
+    ETA), redrawn at most ten times a second. Log lines written through :meth:`log_stream`
+    clear the line first and redraw it after, so they never run into it."""
 
     def __init__(self, enabled: bool, total: int | None = None, stream: TextIO | None = None):
         self.enabled = enabled
-        self.total = total
+        self.total = total  # inputs: files, WARCs, cache entries and URLs
         self.stream = stream or sys.stderr
-        self.done = 0
+        self.inputs = 0
+        self.done = 0  # pages and errors
         self.errors = 0
         self.started = time.monotonic()
         self._last = 0.0
+        self._shown = False
 
     def update(self, record: Record) -> None:
         self.done += 1
         self.errors += not record.ok
+        if record.kind == "url":
+            self.inputs += 1
+        self._tick()
+
+    def advance_inputs(self, count: int) -> None:
+        self.inputs += count
+        self._tick()
+
+    def _tick(self) -> None:
         if not self.enabled:
             return
         now = time.monotonic()
@@ -270,18 +429,77 @@ class Progress:
             self._last = now
             self._draw(now)
 
-    def _draw(self, now: float) -> None:
-        rate = self.done / max(now - self.started, 1e-9)
+    def line(self, now: float) -> str:
+        elapsed = max(now - self.started, 1e-9)
+        rate = self.done / elapsed
+        parts = []
         if self.total:
-            filled = int(30 * min(self.done / self.total, 1.0))
-            bar = f"[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}"
-        else:
-            bar = f"{self.done} pages"
-        self.stream.write(f"\r{bar}  {self.errors} errors  {rate:.0f} pages/s ")
+            share = min(self.inputs / self.total, 1.0)
+            filled = int(20 * share)
+            parts.append(f"[{'#' * filled}{'.' * (20 - filled)}] {self.inputs}/{self.total} inputs")
+            if 0 < self.inputs < self.total:
+                left = elapsed * (self.total - self.inputs) / self.inputs
+                parts.append(f"ETA {int(left // 60)}:{int(left % 60):02}")
+        parts.append(f"{self.done} pages  {self.errors} errors  {rate:.0f} pages/s")
+        return "  ".join(parts)
+
+    def _draw(self, now: float) -> None:
+        self.stream.write(f"\r\x1b[K{self.line(now)}")
         self.stream.flush()
+        self._shown = True
+
+    def log_stream(self) -> TextIO:
+        """A stream for log handlers: each write clears the progress line and redraws it."""
+        return cast(TextIO, _AroundProgress(self))
 
     def close(self) -> None:
-        if self.enabled and self.done:
+        if self.enabled and (self.done or self.inputs):
             self._draw(time.monotonic())
             self.stream.write("\n")
             self.stream.flush()
+
+
+class _AroundProgress(io.TextIOBase):
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+
+    def write(self, text: str) -> int:
+        progress = self.progress
+        if progress.enabled and progress._shown:
+            progress.stream.write("\r\x1b[K")
+        progress.stream.write(text)
+        if progress.enabled and progress._shown and text.endswith("\n"):
+            progress.stream.write(progress.line(time.monotonic()))
+        progress.stream.flush()
+        return len(text)
+
+    def flush(self) -> None:
+        self.progress.stream.flush()
+
+
+def make_progress(enabled: bool, inputs: int, urls: int, stream: TextIO) -> Progress:
+    return Progress(enabled, total=(inputs + urls) or None, stream=stream)
+
+
+def render_classes(summary: Summary) -> str:
+    """Pages each default garbles per class of difference, with the characters that differ."""
+    total = summary.total
+    if not any(total.garbled[name] for name in summary.defaults):
+        return ""
+    header = ["difference", *(DEFAULT_TITLES[name] for name in summary.defaults)]
+    rows = []
+    for kind in CLASSES:
+        rows.append([kind, *(str(total.classes[n][kind]) for n in summary.defaults)])
+    share = [
+        f"{total.chars[n]} ({total.chars[n] / total.text_chars:.2%})" if total.text_chars
+        else str(total.chars[n])
+        for n in summary.defaults
+    ]
+    rows.append(["characters", *share])
+    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
+    lines = [
+        "  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:],
+                                                                        strict=True))]).rstrip()
+        for r in (header, *rows)
+    ]
+    return "\npages garbled per kind of difference:\n" + "\n".join(lines) + "\n"

@@ -168,6 +168,18 @@ def test_redirects_and_non_html_are_counted_as_skipped(tmp_path: Path) -> None:
     assert total["skipped"] == 3
     skipped = sorted(str(r["skipped"]) for r in result.pages() if r["skipped"])
     assert skipped == ["HTTP status 301", "not HTML: image/png", "not HTML: text/plain"]
+    # --all-types hands them to the middleware, which (as in a crawl) takes over only the
+    # response types CHARSET_RESPONSE_TYPES names.
     everything = run_audit(str(warc), "--format", "jsonl", "--all-types")
     total = next(r for r in everything.jsonl() if r["type"] == "summary" and r["group"] == "total")
-    assert (total["pages"], total["skipped"]) == (len(MIX) + 3, 0)
+    assert (total["pages"], total["skipped"]) == (len(MIX), 3)
+    skipped = sorted(str(r["skipped"]) for r in everything.pages() if r["skipped"])
+    assert skipped == [
+        "not handled by the middleware: Response (CHARSET_RESPONSE_TYPES)",
+        "not handled by the middleware: TextResponse (CHARSET_RESPONSE_TYPES)",
+        "not handled by the middleware: redirect",
+    ]
+    text_too = run_audit(str(warc), "--format", "jsonl", "--all-types",
+                         "-s", "CHARSET_RESPONSE_TYPES=html,text")
+    total = next(r for r in text_too.jsonl() if r["type"] == "summary" and r["group"] == "total")
+    assert (total["pages"], total["skipped"]) == (len(MIX) + 1, 2)

@@ -1,0 +1,186 @@
+"""The audit at scale and its report: --jobs, mergeable summaries, Dask, --html, severity and
+--fail-over, --defaults, progress, --version and the Scrapy help."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scrapy_charset.tools.audit_report import Progress, Summary
+from tests.tools.test_audit_pages import MIX, run_audit
+from tests.tools.test_audit_warc import write_mix_warc
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def archive(tmp_path: Path) -> Path:
+    """The mix three ways: files with a sidecar, a plain WARC and a gzip'd WARC."""
+    root = tmp_path / "archive"
+    (root / "files").mkdir(parents=True)
+    rows = ["path\tcontent_type\turl"]
+    for page in MIX:
+        (root / "files" / f"{page.name}.html").write_bytes(page.body)
+        rows.append(f"files/{page.name}.html\t{page.content_type or ''}\t{page.url}")
+    (root / "pages.tsv").write_text("\n".join(rows) + "\n", "utf-8")
+    write_mix_warc(root / "a.warc", gzipped=False)
+    write_mix_warc(root / "b.warc.gz", gzipped=True)
+    return root
+
+
+def _summary_rows(out: str) -> list[dict[str, object]]:
+    return [
+        row for row in (json.loads(line) for line in out.split("\n") if line)
+        if row["type"] == "summary"
+    ]
+
+
+def test_jobs_give_the_same_records_and_summary(archive: Path) -> None:
+    args = [str(archive), "--sidecar", str(archive / "pages.tsv"), "--format", "jsonl"]
+    one = run_audit(*args)
+    two = run_audit(*args, "--jobs", "2")
+    assert one.status == two.status == 0, two.err
+    assert one.pages() == two.pages()  # same records, same order
+    assert _summary_rows(one.out) == _summary_rows(two.out)
+    assert len(one.pages()) == 3 * len(MIX)
+
+
+def test_merged_shards_make_the_table_of_one_run(archive: Path, tmp_path: Path) -> None:
+    parts = ["a.warc", "b.warc.gz", "files"]
+    whole = run_audit(*(str(archive / part) for part in parts),
+                      "--summary-json", str(tmp_path / "whole.json"))
+    shards = []
+    for number, part in enumerate(parts):
+        shard = tmp_path / f"shard{number}.json"
+        assert run_audit(str(archive / part), "--summary-json", str(shard)).status == 0
+        shards.append(str(shard))
+    merged = run_audit("--merge", *shards)
+    assert merged.status == 0, merged.err
+    table = whole.out.split("\nfirst pages")[0]
+    assert merged.out.startswith(table), (whole.out, merged.out)  # same table, same kinds
+    one = json.loads((tmp_path / "whole.json").read_text("utf-8"))
+    combined = Summary.from_json(json.loads(Path(shards[0]).read_text("utf-8")))
+    for shard in shards[1:]:
+        combined.merge(Summary.from_json(json.loads(Path(shard).read_text("utf-8"))))
+    again = combined.to_json()
+    assert {k: again[k] for k in ("groups", "total", "breakdowns")} == {
+        k: one[k] for k in ("groups", "total", "breakdowns")
+    }
+    # --merge reports like a run: jsonl summary rows, exit status, refusal of mixed grouping.
+    assert run_audit("--merge", *shards, "--fail-over", "0.01", "--fail-on", "utf8").status == 1
+    other = tmp_path / "by-source.json"
+    run_audit(str(archive / "files"), "--group-by", "source", "--summary-json", str(other))
+    mixed = run_audit("--merge", shards[0], str(other))
+    assert mixed.status == 2 and "cannot merge" in mixed.err
+    assert run_audit("--merge", str(archive / "pages.tsv")).status == 2
+
+
+def test_dask_gives_the_summary_of_a_local_run(archive: Path, tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    from scrapy_charset.tools.audit_dask import audit_paths
+
+    local = run_audit(str(archive / "a.warc"), str(archive / "b.warc.gz"),
+                      "--summary-json", str(tmp_path / "local.json"))
+    assert local.status == 0
+    expected = json.loads((tmp_path / "local.json").read_text("utf-8"))
+    with distributed.Client(processes=False, n_workers=2, threads_per_worker=1,
+                            dashboard_address=None) as client:
+        summary = audit_paths(client, [archive / "a.warc", archive / "b.warc.gz"])
+    got = summary.to_json()
+    assert {k: got[k] for k in ("groups", "total", "breakdowns")} == {
+        k: expected[k] for k in ("groups", "total", "breakdowns")
+    }
+    # The command line's --dask, with a local in-process cluster.
+    cli = run_audit(str(archive / "a.warc"), str(archive / "b.warc.gz"), "--dask", "local")
+    assert cli.status == 0, cli.err
+    assert cli.out.split("\n\n")[0] == local.out.split("\n\n")[0]
+
+
+def test_html_report_is_self_contained(archive: Path, tmp_path: Path) -> None:
+    report = tmp_path / "report.html"
+    result = run_audit(str(archive / "files"), "--sidecar", str(archive / "pages.tsv"),
+                       "--html", str(report))
+    assert result.status == 0, result.err
+    page = report.read_text("utf-8")
+    # Nothing fetched at view time: no script, stylesheet, image or font from anywhere.
+    assert not re.search(r"<(script|link|img|iframe)\b", page)
+    assert not re.search(r"(src|href)=|url\(|@import", page)
+    assert page.count("<svg") == 4  # pages and characters, per TLD and per declared encoding
+    for title in ("Pages garbled per TLD", "Characters that differ per declared encoding",
+                  "Decision sources", "Examples, side by side"):
+        assert title in page
+    assert "<pre class=\"table\">tld " in page
+    # Side by side: the browser's text and each default's at the same place.
+    assert "Ã" in page  # a UTF-8 page as requests' ISO-8859-1 reads it
+    assert page.count('<span class="bad">') > 10
+    for kind in ("mojibake", "few_chars", "bom"):
+        assert f"<h3><code>{kind}</code>" in page
+    assert "<td><code>meta</code></td><td class=num>5</td>" in page
+
+
+def test_severity_and_fail_over(archive: Path) -> None:
+    args = [str(archive / "files"), "--sidecar", str(archive / "pages.tsv")]
+    rows = run_audit(*args, "--format", "jsonl").pages()
+    by_url = {str(r["url"]).rsplit("/", 2)[-2] + "/" + str(r["url"]).rsplit("/", 1)[-1]: r
+              for r in rows}
+    tw_bom = by_url["tw/bom"]
+    assert (tw_bom["utf8_class"], tw_bom["utf8_chars"]) == ("bom", 1)
+    assert by_url["de/meta-utf8"]["requests_class"] == "mojibake"
+    assert by_url["de/meta-utf8"]["requests_share"] > 0
+    assert by_url["com/ascii"]["ascii"] is True and by_url["com/ascii"]["not_utf8"] is False
+    # Scrapy garbles 1 page of 11 (9%): mojibake.
+    assert run_audit(*args, "--fail-over", "0.05").status == 1
+    assert run_audit(*args, "--fail-over", "0.05", "--fail-class", "few_chars,bom").status == 0
+    # utf8: 5 pages (45%), one only for a kept BOM.
+    assert run_audit(*args, "--fail-on", "utf8", "--fail-over", "0.4").status == 1
+    assert run_audit(*args, "--fail-on", "utf8", "--fail-over", "0.4",
+                     "--fail-class", "mojibake,replacement,c1_controls,few_chars").status == 0
+    chars = run_audit(*args, "--fail-on", "scrapy", "--fail-over", "0.05",
+                      "--fail-measure", "chars")
+    assert chars.status == 0  # 9% of the pages, under 5% of the characters
+    assert run_audit(*args, "--fail-class", "nonsense").status == 2
+
+
+def test_defaults_without_scrapy(archive: Path) -> None:
+    args = [str(archive / "files"), "--sidecar", str(archive / "pages.tsv")]
+    result = run_audit(*args, "--defaults", "utf8")
+    assert result.status == 0, result.err
+    assert "first pages utf8 garbles" in result.out
+    assert run_audit(*args, "--defaults", "utf8", "--fail-over", "0.4").status == 1
+    bad = run_audit(*args, "--defaults", "utf8", "--fail-on", "scrapy")
+    assert bad.status == 2 and "not among --defaults" in bad.err
+
+
+def test_progress_line_total_eta_and_log_lines() -> None:
+    stream = io.StringIO()
+    progress = Progress(True, total=4, stream=stream)
+    progress.started -= 10  # 10 s in
+    progress.advance_inputs(2)
+    line = progress.line(progress.started + 10)
+    assert "2/4 inputs" in line and "ETA 0:10" in line
+    log = progress.log_stream()
+    log.write("2026-01-01 [scrapy] INFO: Spider opened\n")
+    text = stream.getvalue()
+    # The log line starts on a cleared line and the progress line is drawn again after it.
+    assert "\r\x1b[K2026-01-01 [scrapy] INFO: Spider opened\n[" in text
+
+
+def test_version_and_scrapy_help_headings() -> None:
+    scrapy = str(Path(sys.executable).with_name("scrapy"))
+    env = {"PYTHONPATH": str(REPO), "PATH": str(Path(sys.executable).parent)}
+    version = subprocess.run([scrapy, "charset-audit", "--version"], capture_output=True,
+                             text=True, env=env, timeout=60)
+    assert version.returncode == 0 and version.stdout.startswith("scrapy-charset ")
+    helped = subprocess.run([scrapy, "charset-audit", "-h"], capture_output=True, text=True,
+                            env=env, timeout=60)
+    lines = helped.stdout.splitlines()
+    headings = [lines[i - 1] for i, line in enumerate(lines) if re.fullmatch(r"=+|-+", line)]
+    assert sorted(headings) == sorted(["Usage", "Positional Arguments", "Options",
+                                       "Global Options", "Audit Inputs", "Audit Output",
+                                       "Scale", "Exit Status"])
