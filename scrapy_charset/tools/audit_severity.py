@@ -22,7 +22,7 @@ from difflib import SequenceMatcher
 CLASSES: tuple[str, ...] = ("mojibake", "replacement", "c1_controls", "few_chars", "bom")
 MOJIBAKE_SHARE = 0.5  # of the page's non-ASCII characters
 # Token lists longer than this are compared by position only (bounded cost on huge pages).
-MAX_TOKENS = 20_000
+MAX_TOKENS = 600
 
 _RUNS = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]+")
 _C1 = re.compile(r"[\x80-\x9f]")
