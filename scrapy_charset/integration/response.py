@@ -27,8 +27,10 @@ from ..encoding.pycodecs import codec_name as _whatwg_codec
 from ..encoding.pycodecs import encoding_of
 from ..sniffing import DEFAULT_DETECTOR, Decision, decode_html, decode_text, sniff_xml
 from ..sniffing.sniff import decode_as_decided
+from .libxml2 import teach_libxml2
 
 _UNSET: Any = object()
+teach_libxml2()  # so that lxml (Scrapy's xmliter_lxml) accepts response.encoding
 
 
 @cache
