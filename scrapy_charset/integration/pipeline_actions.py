@@ -189,12 +189,7 @@ def repair_values(item: Any, findings: Findings, context: Context) -> None:
                 check.state.repaired += 1
         return fixed
 
-    rewriter = Rewriter(transform)
-    rewriter.item(item, context.config.findings_field)
-    if rewriter.changed:
-        context.add_stat("repaired", rewriter.changed)
-    if rewriter.failed:
-        context.add_stat("repair_failed", rewriter.failed)
+    _rewrite(item, transform, context, "repaired", "repair_failed")
 
 
 def normalize_values(item: Any, findings: Findings | None, context: Context) -> None:
@@ -209,12 +204,19 @@ def normalize_values(item: Any, findings: Findings | None, context: Context) -> 
             return normalize(text, form)
         return text
 
+    _rewrite(item, transform, context, "normalized", "normalize_failed")
+
+
+def _rewrite(
+    item: Any, transform: Callable[[str, str], str], context: Context, done: str, failed: str
+) -> None:
+    """Apply ``transform`` to every string of ``item``; count the changed and failed values."""
     rewriter = Rewriter(transform)
     rewriter.item(item, context.config.findings_field)
     if rewriter.changed:
-        context.add_stat("normalized", rewriter.changed)
+        context.add_stat(done, rewriter.changed)
     if rewriter.failed:
-        context.add_stat("normalize_failed", rewriter.failed)
+        context.add_stat(failed, rewriter.failed)
 
 
 def annotate(item: Any, findings: Findings, context: Context) -> None:

@@ -310,15 +310,21 @@ def looks_like_cache(folder: Path) -> bool:
     return False
 
 
-def parse_defaults(value: str) -> tuple[str, ...]:
+def parse_choices(value: str, option: str, choices: Iterable[str]) -> tuple[str, ...]:
+    """The comma-separated names of ``value`` (deduplicated), each one of ``choices``."""
+    choices = tuple(choices)
     names = tuple(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
-    unknown = [n for n in names if n not in DEFAULTS]
+    unknown = [n for n in names if n not in choices]
     if unknown or not names:
         raise UsageProblem(
-            f"--defaults: unknown {', '.join(unknown) or '(empty)'}; choose from "
-            + ", ".join(DEFAULTS)
+            f"{option}: unknown {', '.join(unknown) or '(empty)'}; choose from "
+            + ", ".join(choices)
         )
     return names
+
+
+def parse_defaults(value: str) -> tuple[str, ...]:
+    return parse_choices(value, "--defaults", DEFAULTS)
 
 
 class Audit:
@@ -384,14 +390,7 @@ class Audit:
 
 
 def parse_classes(value: str) -> tuple[str, ...]:
-    names = tuple(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
-    unknown = [n for n in names if n not in CLASSES]
-    if unknown or not names:
-        raise UsageProblem(
-            f"--fail-class: unknown {', '.join(unknown) or '(empty)'}; choose from "
-            + ", ".join(CLASSES)
-        )
-    return names
+    return parse_choices(value, "--fail-class", CLASSES)
 
 
 def exit_status(summary: Summary, opts: argparse.Namespace) -> tuple[int, str]:
