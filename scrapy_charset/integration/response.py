@@ -30,7 +30,6 @@ from ..sniffing.sniff import decode_as_decided
 from .libxml2 import teach_libxml2
 
 _UNSET: Any = object()
-teach_libxml2()  # so that lxml (Scrapy's xmliter_lxml) accepts response.encoding
 
 
 @cache
@@ -42,7 +41,11 @@ def output_codec(encoding: Encoding) -> str:
     codec (``"scrapy-charset-euc-jp"``), the spec's encoder in error mode html (``&#N;``).
     """
     output = output_encoding(encoding)
-    return "utf-8" if output == UTF_8 else _whatwg_codec(output)
+    if output == UTF_8:
+        return "utf-8"
+    name = _whatwg_codec(output)
+    teach_libxml2(name, output)  # so that lxml (Scrapy's xmliter_lxml) accepts the name too
+    return name
 
 
 @cache

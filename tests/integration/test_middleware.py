@@ -6,6 +6,8 @@ import importlib
 import json
 import logging
 import pickle
+import subprocess
+import sys
 import warnings
 from typing import Any
 from urllib.parse import quote, quote_plus
@@ -467,6 +469,30 @@ def test_xmliter_lxml_reads_html_responses(label: str, codec: str, text: str) ->
     except LookupError:  # libxml2 does not know Python's "euc_jp"
         return
     assert stock == got
+
+
+def test_libxml2_learns_a_codec_name_at_its_first_use_not_at_import() -> None:
+    # The alias is registered when a response first names the codec: importing the plugin
+    # (every Scrapy process with the add-on) does not touch libxml2.
+    script = """
+import lxml.etree as etree
+from scrapy_charset.integration.response import CharsetHtmlResponse
+
+def known(name):
+    try:
+        etree.fromstring(b"<r/>", etree.XMLParser(encoding=name))
+    except LookupError:
+        return False
+    return True
+
+before = known("scrapy-charset-euc-jp")
+name = CharsetHtmlResponse("http://x.com/", body=b'<meta charset="euc-jp">').encoding
+print(before, name, known(name), known("scrapy-charset-big5"))
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == ["False", "scrapy-charset-euc-jp", "True", "False"]
 
 
 def test_xml_and_plain_text_only_when_asked() -> None:
