@@ -464,6 +464,34 @@ def _encode_iso_2022_jp(text: str, enc: Encoding, errors: ErrorMode) -> bytes:
     return bytes(out)
 
 
+# The state an ISO-2022-JP chunk starts in, reached from ASCII by one character whose bytes
+# (escape and character) are then cut off: Roman by U+00A5, JIS X 0208 by U+3000.
+_ISO_2022_JP_LEADS = {_ROMAN: ("\xa5", 4), _JIS0208: ("\u3000", 5)}
+ISO_2022_JP_END = _ESCAPES[_ASCII]
+
+
+def encode_iso_2022_jp_from(
+    text: str, state: int = _ASCII, errors: ErrorMode = "html"
+) -> tuple[bytes, int]:
+    """One chunk of a split ISO-2022-JP encode: ``text``'s bytes when the spec's encoder
+    starts in ``state`` (0 ASCII, 1 Roman, 2 JIS X 0208), without the closing ``ESC ( B``,
+    and the state it ends in. Chunks encoded so, each from the state the last one ended in,
+    plus ``ISO_2022_JP_END`` if the last state is not ASCII, are the one-shot encode."""
+    lead, cut = _ISO_2022_JP_LEADS.get(state, ("", 0))
+    try:
+        data = encode(lead + text, "ISO-2022-JP", errors)
+    except UnicodeEncodeError as exc:
+        start, end = exc.start - len(lead), exc.end - len(lead)
+        raise UnicodeEncodeError(exc.encoding, text, start, end, exc.reason) from None
+    if not data.endswith(ISO_2022_JP_END):
+        return data[cut:], _ASCII
+    # A closing ESC ( B: the state is the last escape's before it. (An escape inside the
+    # output is always followed by a character, so a trailing ESC ( B is the closing one.)
+    body = len(data) - 3
+    last = data.rfind(b"\x1b", 0, body)
+    return data[cut:body], _JIS0208 if data[last : last + 3] == _ESCAPES[_JIS0208] else _ROMAN
+
+
 _COMPILED: list[ModuleType | None] = []
 
 
@@ -478,4 +506,11 @@ def _compiled() -> ModuleType | None:
     return _COMPILED[0]
 
 
-__all__ = ["ErrorMode", "encode", "encode_python", "encoder_table", "output_encoding"]
+__all__ = [
+    "ErrorMode",
+    "encode",
+    "encode_iso_2022_jp_from",
+    "encode_python",
+    "encoder_table",
+    "output_encoding",
+]

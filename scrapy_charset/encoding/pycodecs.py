@@ -28,7 +28,14 @@ from typing import Any
 from . import reference
 from .decoders import IncrementalDecoder as _IncrementalDecoder
 from .decoders import decode as _decode
-from .encoders import compiled_codec_encode, encoder, output_encoding
+from .encoders import (
+    ISO_2022_JP_END,
+    ErrorMode,
+    compiled_codec_encode,
+    encode_iso_2022_jp_from,
+    encoder,
+    output_encoding,
+)
 from .encoders import encode as _encode
 from .labels import ALL_ENCODINGS, Encoding
 
@@ -55,30 +62,51 @@ def _target(encoding: Encoding) -> Encoding:
     return output_encoding(encoding) if encoding.name == "replacement" else encoding
 
 
-def _encode_with(encoding: Encoding, text: str, errors: str) -> bytes:
+def _piece(target: Encoding, text: str, mode: ErrorMode, state: int) -> tuple[bytes, int]:
+    # Only ISO-2022-JP has a state between pieces (see encode_iso_2022_jp_from).
+    if target.name == "ISO-2022-JP":
+        return encode_iso_2022_jp_from(text, state, mode)
+    return _encode(text, target, mode), state
+
+
+def _encode_from(encoding: Encoding, text: str, errors: str, state: int) -> tuple[bytes, int]:
+    """``text`` encoded from encoder state ``state``, without ISO-2022-JP's closing escape;
+    the bytes and the state after them."""
     target = _target(encoding)
     if errors in _HTML_ERRORS:
-        return _encode(text, target, "html")
+        return _piece(target, text, "html", state)
     if errors == "fatal":
-        return _encode(text, target, "fatal")
+        return _piece(target, text, "fatal", state)
     # Another error handler: called for each character the encoder lacks.
     handler = codecs.lookup_error(errors)
     parts: list[bytes] = []
     start = 0
     while True:
         try:
-            parts.append(_encode(text[start:], target, "fatal"))
-            return b"".join(parts)
+            data, state = _piece(target, text[start:], "fatal", state)
+            parts.append(data)
+            return b"".join(parts), state
         except UnicodeEncodeError as exc:
             bad = start + exc.start
-            parts.append(_encode(text[start:bad], target, "fatal"))
+            data, state = _piece(target, text[start:bad], "fatal", state)
+            parts.append(data)
             error = UnicodeEncodeError(codec_name(encoding), text, bad, bad + 1, exc.reason)
             replacement, resume = handler(error)
             if isinstance(replacement, str):
-                parts.append(_encode(replacement, target, "html"))
+                data, state = _piece(target, replacement, "html", state)
+                parts.append(data)
             else:
                 parts.append(bytes(replacement))
             start = resume if resume >= 0 else len(text) + resume
+
+
+def _end(state: int) -> bytes:
+    return ISO_2022_JP_END if state else b""
+
+
+def _encode_with(encoding: Encoding, text: str, errors: str) -> bytes:
+    data, state = _encode_from(encoding, text, errors, 0)
+    return data + _end(state)
 
 
 def _decode_with(encoding: Encoding, data: bytes, errors: str) -> str:
@@ -143,9 +171,26 @@ def _decoder_function(encoding: Encoding) -> Any:
 
 def _incremental_encoder(encoding: Encoding) -> Any:
     class IncrementalEncoder(codecs.IncrementalEncoder):
-        # Each chunk is encoded whole (an ISO-2022-JP chunk ends in the ASCII state).
+        # The encoder state (ISO-2022-JP's) carries over from chunk to chunk; the closing
+        # escape is written at final=True, so split encodes give the one-shot bytes.
+        def __init__(self, errors: str = "strict") -> None:
+            super().__init__(errors)
+            self.state = 0
+
         def encode(self, input: str, final: bool = False) -> bytes:
-            return _encode_with(encoding, input, self.errors)
+            data, self.state = _encode_from(encoding, input, self.errors, self.state)
+            if final:
+                data, self.state = data + _end(self.state), 0
+            return data
+
+        def reset(self) -> None:
+            self.state = 0
+
+        def getstate(self) -> int:
+            return self.state
+
+        def setstate(self, state: int | str) -> None:
+            self.state = int(state)
 
     return IncrementalEncoder
 
@@ -167,8 +212,18 @@ def _incremental_decoder(encoding: Encoding) -> Any:
 
 def _stream_writer(encoding: Encoding) -> Any:
     class StreamWriter(codecs.StreamWriter):
+        # Like Python's ISO-2022 stream writers: the state carries over between writes and
+        # reset() writes the closing escape.
+        state = 0
+
         def encode(self, input: str, errors: str = "strict") -> tuple[bytes, int]:
-            return _encode_with(encoding, input, errors), len(input)
+            data, self.state = _encode_from(encoding, input, errors, self.state)
+            return data, len(input)
+
+        def reset(self) -> None:
+            if self.state:
+                self.stream.write(_end(self.state))
+            self.state = 0
 
     return StreamWriter
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import itertools
 
 import pytest
 
@@ -68,3 +69,78 @@ def test_unknown_names_are_left_to_other_codecs() -> None:
     with pytest.raises(LookupError):
         codecs.lookup("scrapy-charset-nope")
     assert codecs.lookup("euc_jp").name == "euc_jp"
+
+
+# ISO-2022-JP's encoder has a state (ASCII, Roman for ¥ and ‾, JIS X 0208): an encode split
+# into chunks must give the one-shot bytes, with no escape back to ASCII between chunks.
+ISO_2022_JP_TEXT = "a¥\\‾~東ｶ京\x1bé🙂b¥¥c東x~"
+
+
+def _split_encodes(text: str, cuts: tuple[int, ...], errors: str) -> bytes:
+    encoder = codecs.getincrementalencoder("scrapy-charset-iso-2022-jp")(errors)
+    bounds = (0, *cuts, len(text))
+    parts = [encoder.encode(text[a:b]) for a, b in itertools.pairwise(bounds)]
+    return b"".join(parts) + encoder.encode("", final=True)
+
+
+@pytest.mark.parametrize("errors", ["strict", "replace", "ignore"])
+def test_iso_2022_jp_split_encodes_are_the_one_shot_encode(errors: str) -> None:
+    text = ISO_2022_JP_TEXT
+    whole = text.encode("scrapy-charset-iso-2022-jp", errors)
+    if errors == "strict":
+        assert whole == encode(text, "ISO-2022-JP")
+    assert whole.endswith(b"~") and whole.count(b"\x1b(B") == 4  # ends in ASCII: no closing escape
+    for i in range(len(text) + 1):
+        assert _split_encodes(text, (i,), errors) == whole, i
+        for j in range(i, len(text) + 1):
+            assert _split_encodes(text, (i, j), errors) == whole, (i, j)
+    assert _split_encodes(text, tuple(range(1, len(text))), errors) == whole
+
+
+@pytest.mark.parametrize("end", ["東", "¥", "‾", "a", "ｶ", ""])
+def test_iso_2022_jp_state_at_the_end_of_a_chunk(end: str) -> None:
+    # The closing escape comes with final=True (or the state is kept for the next chunk).
+    text = "x東y" + end
+    whole = encode(text, "ISO-2022-JP")
+    encoder = codecs.getincrementalencoder("scrapy-charset-iso-2022-jp")()
+    head = encoder.encode(text)
+    assert head + encoder.encode("", final=True) == whole
+    assert encoder.encode("", final=True) == b""  # nothing twice
+    state = encoder.getstate()
+    encoder.encode(text)
+    saved = encoder.getstate()
+    encoder.setstate(state)
+    assert encoder.encode("東", final=True) == encode("東", "ISO-2022-JP")
+    encoder.setstate(saved)
+    assert encoder.encode("東", final=True) == encode(text + "東", "ISO-2022-JP")[len(head) :]
+    encoder.encode(text)
+    encoder.reset()
+    assert encoder.encode("a", final=True) == b"a"
+
+
+def test_iso_2022_jp_fatal_split_reports_the_chunk_position() -> None:
+    encoder = codecs.getincrementalencoder("scrapy-charset-iso-2022-jp")("fatal")
+    assert encoder.encode("東") == b"\x1b$B\x45\x6c"
+    with pytest.raises(UnicodeEncodeError) as info:
+        encoder.encode("京é")
+    assert (info.value.object, info.value.start, info.value.end) == ("京é", 1, 2)
+
+
+def test_iso_2022_jp_stream_writer_keeps_the_state() -> None:
+    stream = io.BytesIO()
+    writer = codecs.getwriter("scrapy-charset-iso-2022-jp")(stream)
+    for chunk in ("東", "京", "¥", "x"):
+        writer.write(chunk)
+    writer.write("東")
+    writer.reset()
+    assert stream.getvalue() == encode("東京¥x東", "ISO-2022-JP")
+
+
+@pytest.mark.parametrize("enc", ALL_ENCODINGS, ids=lambda e: e.name)
+def test_every_incremental_encoder_splits_like_one_shot(enc: object) -> None:
+    text = "a¥東ｶ京é🙂€\u0080~ü"
+    name = codec_name(enc)  # type: ignore[arg-type]
+    whole = text.encode(name)
+    for i in range(len(text) + 1):
+        encoder = codecs.getincrementalencoder(name)()
+        assert encoder.encode(text[:i]) + encoder.encode(text[i:], final=True) == whole
