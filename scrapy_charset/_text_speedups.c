@@ -18,38 +18,79 @@
 /* One bit per BMP character: bit m of leads[c] / continuations[c] for misreading m. */
 static unsigned char leads[BMP];
 static unsigned char continuations[BMP];
-static Py_UCS4 lead_max = 0; /* the highest lead character: text above it is skipped fast */
+/* The lowest and highest lead and continuation characters (set by configure()). */
+static Py_UCS4 lead_lo = BMP, lead_hi = 0, cont_lo = BMP, cont_hi = 0;
 static int configured = 0;
 
-/* ASCII_MASK: the bits that are clear in every ASCII character, for 8 bytes of characters. */
-#define SCAN(TYPE, ASCII_MASK)                                                               \
-    do {                                                                                     \
-        const TYPE *chars = (const TYPE *)PyUnicode_DATA(text);                              \
-        const Py_ssize_t per_word = 8 / sizeof(TYPE);                                        \
-        for (Py_ssize_t i = 0; i < n; i++) {                                                 \
-            if (i + per_word <= n) { /* skip ASCII a word at a time */                       \
-                uint64_t word;                                                               \
-                memcpy(&word, chars + i, 8);                                                 \
-                if (!(word & (ASCII_MASK))) {                                                \
-                    i += per_word - 1;                                                       \
-                    continue;                                                                \
-                }                                                                            \
-            }                                                                                \
-            Py_UCS4 c = chars[i];                                                            \
-            if (c < 0x80) {                                                                  \
-                continue;                                                                    \
-            }                                                                                \
-            if (c == 0xFFFD) {                                                               \
-                return 0;                                                                    \
-            }                                                                                \
-            if (c <= lead_max && leads[c] && i + 1 < n) {                                    \
-                Py_UCS4 next = chars[i + 1];                                                 \
-                if (next < BMP && (leads[c] & continuations[next])) {                        \
-                    return 0;                                                                \
-                }                                                                            \
-            }                                                                                \
-        }                                                                                    \
+/* Whether text[i] is U+FFFD or a lead character followed by a continuation character of the
+ * same misreading: the exact test, one character at a time. */
+static inline int
+suspect_at(Py_UCS4 c, Py_UCS4 next)
+{
+    return c == 0xFFFD ||
+           (c <= lead_hi && leads[c] && next < BMP && (leads[c] & continuations[next]));
+}
+
+#define READ(TYPE, s, n, i) ((i) < (n) ? (Py_UCS4)((const TYPE *)(s))[i] : 0)
+
+/* The exact test over characters [from, to) of a text of n characters: 1 if one is suspect. */
+#define EXACT(TYPE, s, n, from, to)                                                           \
+    do {                                                                                      \
+        for (Py_ssize_t j_ = (from); j_ < (to); j_++) {                                       \
+            if (suspect_at(((const TYPE *)(s))[j_], READ(TYPE, s, n, j_ + 1))) {              \
+                return 0;                                                                     \
+            }                                                                                 \
+        }                                                                                     \
     } while (0)
+
+#if defined(__GNUC__) || defined(__clang__)
+/* Blocks of 16 bytes: a lead-range character followed by a continuation-range character (or
+ * U+FFFD) anywhere in the block sends it to the exact test. With GCC/Clang vector types this
+ * compiles to SSE2/NEON code: clean text costs a few compares per 16 bytes. */
+typedef uint8_t u8x16 __attribute__((vector_size(16)));
+typedef uint16_t u16x8 __attribute__((vector_size(16)));
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+
+#define ANY(mask)                                                                             \
+    ({                                                                                        \
+        uint64_t w_[2];                                                                       \
+        memcpy(w_, &(mask), 16);                                                              \
+        (w_[0] | w_[1]) != 0;                                                                 \
+    })
+
+/* The mask of the block at character i. */
+#define HIT(TYPE, VEC, WITH_FFFD, i)                                                          \
+    ({                                                                                        \
+        VEC here_, next_;                                                                     \
+        memcpy(&here_, (const TYPE *)data + (i), 16);                                         \
+        memcpy(&next_, (const TYPE *)data + (i) + 1, 16);                                     \
+        VEC hit_ = (VEC)(((here_ - l_lo) <= l_span) & ((next_ - c_lo) <= c_span));            \
+        if (WITH_FFFD) {                                                                      \
+            hit_ |= (VEC)(here_ == fffd);                                                     \
+        }                                                                                     \
+        hit_;                                                                                 \
+    })
+
+#define BLOCKS(TYPE, VEC, WITH_FFFD)                                                          \
+    do {                                                                                      \
+        const Py_ssize_t per_block = 16 / sizeof(TYPE);                                       \
+        const VEC zero = {0};                                                                 \
+        const Py_UCS4 top = (TYPE)~(TYPE)0; /* ranges beyond the kind's end: clamped */       \
+        const VEC l_lo = zero + (TYPE)(lead_lo < top ? lead_lo : top);                        \
+        const VEC l_span = zero + (TYPE)((lead_hi < top ? lead_hi : top) - l_lo[0]);          \
+        const VEC c_lo = zero + (TYPE)(cont_lo < top ? cont_lo : top);                        \
+        const VEC c_span = zero + (TYPE)((cont_hi < top ? cont_hi : top) - c_lo[0]);          \
+        const VEC fffd = zero + (TYPE)0xFFFD;                                                 \
+        for (; i + per_block + 1 <= n; i += per_block) {                                      \
+            VEC hit = HIT(TYPE, VEC, WITH_FFFD, i);                                           \
+            if (ANY(hit)) {                                                                   \
+                EXACT(TYPE, data, n, i, i + per_block);                                       \
+            }                                                                                 \
+        }                                                                                     \
+    } while (0)
+#else
+#define BLOCKS(TYPE, VEC, WITH_FFFD) ((void)0)
+#endif
 
 /* 1 if the text is clean, 0 if it needs the exact inspection. */
 static int
@@ -58,35 +99,20 @@ text_clean(PyObject *text)
     if (PyUnicode_IS_ASCII(text)) {
         return 1;
     }
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
     switch (PyUnicode_KIND(text)) {
-    case PyUnicode_1BYTE_KIND: {
-        /* Mostly ASCII with a few accented letters: skip ASCII eight bytes at a time. No
-         * U+FFFD can be here. */
-        const unsigned char *chars = PyUnicode_1BYTE_DATA(text);
-        Py_ssize_t i = 0;
-        while (i < n) {
-            if (i + 8 <= n) {
-                uint64_t word;
-                memcpy(&word, chars + i, 8);
-                if (!(word & 0x8080808080808080ULL)) {
-                    i += 8;
-                    continue;
-                }
-            }
-            Py_UCS4 c = chars[i];
-            if (c >= 0x80 && leads[c] && i + 1 < n && (leads[c] & continuations[chars[i + 1]])) {
-                return 0;
-            }
-            i++;
-        }
+    case PyUnicode_1BYTE_KIND: /* (no U+FFFD can be here) */
+        BLOCKS(Py_UCS1, u8x16, 0);
+        EXACT(Py_UCS1, data, n, i, n);
         break;
-    }
     case PyUnicode_2BYTE_KIND:
-        SCAN(Py_UCS2, 0xFF80FF80FF80FF80ULL);
+        BLOCKS(Py_UCS2, u16x8, 1);
+        EXACT(Py_UCS2, data, n, i, n);
         break;
     default:
-        SCAN(Py_UCS4, 0xFFFFFF80FFFFFF80ULL);
+        BLOCKS(Py_UCS4, u32x4, 1);
+        EXACT(Py_UCS4, data, n, i, n);
     }
     return 1;
 }
@@ -162,8 +188,13 @@ mark(PyObject *chars, unsigned char *table, unsigned char bit)
             return -1;
         }
         table[c] |= bit;
-        if (table == leads && c > lead_max) {
-            lead_max = c;
+        Py_UCS4 *lo = table == leads ? &lead_lo : &cont_lo;
+        Py_UCS4 *hi = table == leads ? &lead_hi : &cont_hi;
+        if (c < *lo) {
+            *lo = c;
+        }
+        if (c > *hi) {
+            *hi = c;
         }
     }
     return 0;
@@ -184,7 +215,8 @@ configure(PyObject *module, PyObject *misreadings)
     }
     memset(leads, 0, sizeof(leads));
     memset(continuations, 0, sizeof(continuations));
-    lead_max = 0;
+    lead_lo = cont_lo = BMP;
+    lead_hi = cont_hi = 0;
     configured = 0;
     for (Py_ssize_t m = 0; m < count; m++) {
         PyObject *pair = PySequence_Fast_GET_ITEM(sequence, m);
@@ -197,6 +229,12 @@ configure(PyObject *module, PyObject *misreadings)
         }
     }
     Py_DECREF(sequence);
+    if (lead_hi < lead_lo) { /* no characters: an empty range at U+FFFF (never a lead) */
+        lead_lo = lead_hi = BMP - 1;
+    }
+    if (cont_hi < cont_lo) {
+        cont_lo = cont_hi = BMP - 1;
+    }
     configured = 1;
     Py_RETURN_NONE;
 }

@@ -78,3 +78,17 @@ def test_compiled_argument_errors() -> None:
         _text_speedups.dict_values_clean(["not", "a", "dict"])  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         _text_speedups.dict_values_clean()  # type: ignore[call-arg]
+
+
+@needs_compiled
+@pytest.mark.parametrize("padding", ["a", "é", "ß", "東", "Ж", "\U0001f600", "ö"])
+def test_long_text_at_every_offset_agrees_with_python(padding: str) -> None:
+    """The compiled check reads 16 bytes at a time; a suspect pair (or U+FFFD) at any offset,
+    across a block boundary or at the very end, in text of every width, must still be found."""
+    assert _text_speedups is not None
+    for piece in ["Ã©", "â€™", "Ð¿", "Ä…", "ĂŠ", "\ufffd", "ä§", "Мё", "ö\u00a0", "é", "–"]:
+        for length in (15, 16, 17, 40):
+            for offset in range(length + 1):
+                text = padding * offset + piece + padding * (length - offset)
+                expected = "\ufffd" not in text and not may_have_mojibake(text)
+                assert _text_speedups.text_clean(text) == expected, (padding, piece, offset)
