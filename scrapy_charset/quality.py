@@ -20,6 +20,7 @@ from itertools import filterfalse
 from typing import Any, Literal, NamedTuple
 
 REPLACEMENT_CHARACTER = "\ufffd"
+_UNDECODED: Any = object()
 
 NormalForm = Literal["NFC", "NFD", "NFKC", "NFKD"]
 NORMAL_FORMS: tuple[NormalForm, ...] = ("NFC", "NFD", "NFKC", "NFKD")
@@ -102,6 +103,9 @@ class _Misreading:
         # UTF-8 lead bytes C2-DF (2 bytes), E0-EF (3), F0-F4 (4), each followed by at least
         # one continuation byte; the exact length is checked when decoding.
         self.pattern = re.compile(f"{_char_class(leads)}{_char_class(cont)}+")
+        # Adjacent stretches of the pattern, as one region.
+        self.run_pattern = re.compile(f"(?:{_char_class(leads)}{_char_class(cont)}+)+")
+        self.decoded: dict[str, str | None] = {}  # stretch -> what it reads as (see _decoded)
         # UTF-8 sequence length announced by each lead character's byte.
         self.lengths = {
             c: 2 if b < 0xE0 else 3 if b < 0xF0 else 4
@@ -214,25 +218,51 @@ else:
     text_clean = _text_speedups.text_clean
 
 
+def _decoded(chunk: str, misreading: _Misreading) -> str | None:
+    """What ``chunk`` (characters of the misreading only) reads as in UTF-8, or None when its
+    bytes are not valid UTF-8 (overlong, surrogate, truncated, a stray continuation byte)."""
+    cache = misreading.decoded
+    repaired = cache.get(chunk, _UNDECODED)
+    if repaired is _UNDECODED:
+        try:
+            repaired = chunk.translate(misreading.to_latin1).encode("latin-1").decode("utf-8")
+        except ValueError:  # (UnicodeError is one)
+            repaired = None
+        if len(cache) >= 4096:  # chunks repeat within and across texts; keep the cache small
+            cache.clear()
+        cache[chunk] = repaired
+    return repaired
+
+
 def _candidates(
     text: str, misreading: _Misreading, failed: list[int] | None = None
 ) -> Iterator[Mojibake]:
     """Every stretch that re-encodes with the misreading to one valid UTF-8 character;
-    ``failed[0]`` counts those that look like one but are not UTF-8."""
-    lengths, to_latin1, name = misreading.lengths, misreading.to_latin1, misreading.name
-    for match in misreading.pattern.finditer(text):
-        start, end = match.span()
-        length = lengths[text[start]]
-        try:
-            if end - start < length:
-                raise ValueError
-            chunk = text[start : start + length]
-            repaired = chunk.translate(to_latin1).encode("latin-1").decode("utf-8")
-        except ValueError:  # overlong, surrogate, truncated...: not UTF-8 (UnicodeError is one)
-            if failed is not None:
-                failed[0] += 1
+    ``failed[0]`` counts those that look like one but are not UTF-8.
+
+    Adjacent stretches come as one region (``run_pattern``): when the whole region is valid
+    UTF-8 of two or more characters that are all text, it comes as one Mojibake whose
+    ``repaired`` holds them all (each of them evidence: a mis-decoded word, see _judged), so
+    that garbled text costs one step per word, not per character. Otherwise the region is
+    taken stretch by stretch."""
+    lengths, name = misreading.lengths, misreading.name
+    for region in misreading.run_pattern.finditer(text):
+        start, end = region.span()
+        whole = _decoded(region.group(), misreading)
+        if whole is not None and (len(whole) == 1 or all(map(_is_text, whole))):
+            yield Mojibake(start, end, region.group(), whole, name)
             continue
-        yield Mojibake(start, start + length, chunk, repaired, name)
+        for match in misreading.pattern.finditer(text, start, end):
+            first, last = match.span()
+            length = lengths[text[first]]
+            repaired = None if last - first < length else _decoded(
+                text[first : first + length], misreading
+            )
+            if repaired is None:
+                if failed is not None:
+                    failed[0] += 1
+                continue
+            yield Mojibake(first, first + length, text[first : first + length], repaired, name)
 
 
 # What a repaired character may be. Modifier letters, other numbers (but Latin-1's ² ³ ¹ ¼ ½
@@ -259,22 +289,28 @@ def _script(char: str) -> str:
 
 def _strong(repair: Mojibake, text: str) -> bool:
     """Whether one repair with no repaired neighbour is evidence enough on its own."""
-    repaired = repair.repaired
-    if not _is_text(repaired):
-        return False
     before = text[repair.start - 1] if repair.start else " "
     after = text[repair.end] if repair.end < len(text) else " "
-    if len(repair.text) > 2:  # 3 or 4 bytes: typography and symbols (’ € ✔ 😀) are evidence,
+    return _strong_between(repair.text, repair.repaired, repair.misread_as, before, after)
+
+
+@functools.lru_cache(maxsize=8192)
+def _strong_between(chunk: str, repaired: str, misread_as: str, before: str, after: str) -> bool:
+    """_strong for the stretch ``chunk`` read as ``repaired``, between ``before`` and
+    ``after`` (the same stretches in the same places recur: cached)."""
+    if not _is_text(repaired):
+        return False
+    if len(chunk) > 2:  # 3 or 4 bytes: typography and symbols (’ € ✔ 😀) are evidence,
         if unicodedata.category(repaired) in _TYPOGRAPHY:  # and a Latin letter that fits
             return True  # the word ("Viá»‡t"); a lone CJK letter may be chance
         return _script(repaired) == "LATIN" and _fits_case(repaired, before, after)
-    lead, cont = repair.text[0], repair.text[1]
+    lead, cont = chunk[0], chunk[1]
     if "\x80" <= cont <= "\x9f":  # a C1 control after a letter: never in genuine text
         return True
     if not lead.isalpha() or "\u0250" <= repaired <= "\u02ff":  # "5×£35"; IPA: chance
         return False
     if (
-        repair.misread_as != "windows-1251"
+        misread_as != "windows-1251"
         and lead in "ÂÃĂ"
         and (cont not in _AFTER_LETTERS or not repaired.isalpha() or after.isalpha())
         and cont not in "’‘"
@@ -311,6 +347,12 @@ def _judged(
     in_run = False
     end = -1
     for candidate in _candidates(text, misreading, failed):
+        if len(candidate.repaired) > 1:  # a whole mis-decoded word (see _candidates)
+            if pending is not None:
+                yield pending, _strong(pending, text)
+            pending, in_run, end = None, False, candidate.end
+            yield candidate, True
+            continue
         is_text = _is_text(candidate.repaired)
         if candidate.start != end or not is_text:  # the run before ends here
             if pending is not None:
@@ -372,7 +414,7 @@ def _best_misreading(text: str) -> tuple[_Misreading | None, int]:
     could still beat the best so far (its matches bound what it can count).
     """
     matches = sorted(
-        ((sum(1 for _ in m.pattern.finditer(text)), i, m) for i, m in enumerate(_MISREADINGS)),
+        ((len(m.pattern.findall(text)), i, m) for i, m in enumerate(_MISREADINGS)),
         key=lambda t: (-t[0], t[1]),
     )
     best, best_count, failures = None, 0, 0
@@ -382,7 +424,7 @@ def _best_misreading(text: str) -> tuple[_Misreading | None, int]:
         failed = [0]
         count = explained = 0
         for repair in _kept(text, misreading, failed):
-            count += 1
+            count += len(repair.repaired)  # (a whole word at once: see _candidates)
             explained += len(repair.text)
         failures = max(failures, failed[0])
         if count <= best_count or failures > count:
@@ -409,7 +451,21 @@ def find_mojibake(text: str, *, prechecked: bool = False) -> list[Mojibake]:
     if not prechecked and not may_have_mojibake(text):
         return []
     misreading, _ = _best_misreading(text)
-    return [] if misreading is None else list(_kept(text, misreading))
+    return [] if misreading is None else list(_one_by_one(_kept(text, misreading)))
+
+
+def _one_by_one(found: Iterator[Mojibake]) -> Iterator[Mojibake]:
+    """Each mis-decoded character alone (_candidates gives whole words at once)."""
+    for repair in found:
+        if len(repair.repaired) == 1:
+            yield repair
+            continue
+        start = repair.start
+        for char in repair.repaired:
+            end = start + len(char.encode("utf-8"))  # one stand-in character per byte
+            yield Mojibake(start, end, repair.text[start - repair.start : end - repair.start],
+                           char, repair.misread_as)
+            start = end
 
 
 def count_mojibake(text: str, *, prechecked: bool = False) -> int:

@@ -51,7 +51,9 @@ def check_text(path: str, text: str, state: FieldState | None = None) -> ValueCh
     if text_clean(text):  # one compiled pass (or its pure-Python equivalent): the common case
         return None
     replacements = text.count("\ufffd")
-    mojibake = count_mojibake(text, prechecked=True)
+    # Without U+FFFD the failed check was a mojibake candidate; with one, the cheap pre-check
+    # rules most such texts out first.
+    mojibake = count_mojibake(text, prechecked=not replacements)
     if not replacements and not mojibake:
         return None
     return ValueCheck(path, replacements, mojibake, state, text)

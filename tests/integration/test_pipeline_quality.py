@@ -194,3 +194,26 @@ def test_nfkc_folds_fullwidth_digits_and_fullwidth_tilde_but_not_wave_dash() -> 
     assert normalize("é", "NFD") == "e\u0301"
     text = "already normal"
     assert normalize(text, "NFKC") is text
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["東京", "Привет", "Größe", "é", " ", "a", "’", "Ã©", "Ä…", "\n", "KESÄ\u00a0", "ŸŽ"]
+        ),
+        max_size=10,
+    ).map("".join),
+    st.sampled_from(["latin-1", "cp1252", "cp1251", "cp1250"]),
+)
+def test_whole_garbled_words_are_counted_character_by_character(text: str, codec: str) -> None:
+    """Adjacent mis-decoded characters are taken a word at a time; the count, the records and
+    their order must be those of one character at a time."""
+    garbled = text.encode("utf-8").decode(codec, errors="replace")
+    found = find_mojibake(garbled)
+    assert count_mojibake(garbled) == len(found)
+    for record in found:
+        assert len(record.repaired) == 1
+        assert garbled[record.start : record.end] == record.text
+        assert len(record.text) == len(record.repaired.encode("utf-8"))
+    assert [r.start for r in found] == sorted(r.start for r in found)
