@@ -100,11 +100,6 @@ class _Misreading:
 
         leads, cont = chars(0xC2, 0xF4), chars(0x80, 0xBF)
         self.lead_chars, self.continuation_chars = "".join(sorted(leads)), "".join(sorted(cont))
-        # UTF-8 lead bytes C2-DF (2 bytes), E0-EF (3), F0-F4 (4), each followed by at least
-        # one continuation byte; the exact length is checked when decoding.
-        self.pattern = re.compile(f"{_char_class(leads)}{_char_class(cont)}+")
-        # Adjacent stretches of the pattern, as one region.
-        self.run_pattern = re.compile(f"(?:{_char_class(leads)}{_char_class(cont)}+)+")
         self.decoded: dict[str, str | None] = {}  # stretch -> what it reads as (see _decoded)
         # UTF-8 sequence length announced by each lead character's byte.
         self.lengths = {
@@ -112,13 +107,30 @@ class _Misreading:
             for b in range(0xC2, 0xF5)
             for c in by_byte[b]
         }
-        self.prefilters = _utf8_prefilters(leads, cont)
         # A prefilter match holds one of the first UTF-8 bytes of the leads and one of those of
         # the continuation characters.
         self.first_bytes = (
             {char.encode("utf-8")[0] for char in leads},
             {char.encode("utf-8")[0] for char in cont},
         )
+
+    # The patterns are compiled on first use, not at import (most crawls never need them: the
+    # clean-text check needs only the characters).
+    @functools.cached_property
+    def pattern(self) -> re.Pattern[str]:
+        """UTF-8 lead bytes C2-DF (2 bytes), E0-EF (3), F0-F4 (4), each followed by at least
+        one continuation byte; the exact length is checked when decoding."""
+        leads, continuations = set(self.lead_chars), set(self.continuation_chars)
+        return re.compile(f"{_char_class(leads)}{_char_class(continuations)}+")
+
+    @functools.cached_property
+    def run_pattern(self) -> re.Pattern[str]:
+        """Adjacent stretches of the pattern, as one region."""
+        return re.compile(f"(?:{self.pattern.pattern})+")
+
+    @functools.cached_property
+    def prefilters(self) -> tuple[tuple[int, re.Pattern[bytes]], ...]:
+        return _utf8_prefilters(set(self.lead_chars), set(self.continuation_chars))
 
 
 _WINDOWS_1252 = _byte_to_char_table("cp1252")
@@ -135,7 +147,13 @@ _MISREADINGS = (
     _Misreading("windows-1250", (_WINDOWS_1250,)),
 )
 
-_PREFILTERS = tuple(p for m in _MISREADINGS for p in m.prefilters)
+
+
+@functools.cache
+def _prefilters() -> tuple[tuple[int, re.Pattern[bytes]], ...]:
+    return tuple(p for m in _MISREADINGS for p in m.prefilters)
+
+
 # Text without any of these bytes has no prefilter match: for windows-1252 and windows-1250
 # they are the first bytes of all continuation characters, for windows-1251 those of all
 # leads (Cyrillic, D0 and D1). may_have_mojibake spells them out (a loop costs a third more).
@@ -174,7 +192,7 @@ def may_have_mojibake(text: str) -> bool:
         or 0xD1 in data
     ):
         return False
-    for byte, prefilter in _PREFILTERS:
+    for byte, prefilter in _prefilters():
         if byte in data and prefilter.search(data) is not None:
             return True
     return False
@@ -255,14 +273,13 @@ def _candidates(
         for match in misreading.pattern.finditer(text, start, end):
             first, last = match.span()
             length = lengths[text[first]]
-            repaired = None if last - first < length else _decoded(
-                text[first : first + length], misreading
-            )
+            chunk = text[first : first + length]
+            repaired = None if last - first < length else _decoded(chunk, misreading)
             if repaired is None:
                 if failed is not None:
                     failed[0] += 1
                 continue
-            yield Mojibake(first, first + length, text[first : first + length], repaired, name)
+            yield Mojibake(first, first + length, chunk, repaired, name)
 
 
 # What a repaired character may be. Modifier letters, other numbers (but Latin-1's ² ³ ¹ ¼ ½
@@ -463,8 +480,8 @@ def _one_by_one(found: Iterator[Mojibake]) -> Iterator[Mojibake]:
         start = repair.start
         for char in repair.repaired:
             end = start + len(char.encode("utf-8"))  # one stand-in character per byte
-            yield Mojibake(start, end, repair.text[start - repair.start : end - repair.start],
-                           char, repair.misread_as)
+            chunk = repair.text[start - repair.start : end - repair.start]
+            yield Mojibake(start, end, chunk, char, repair.misread_as)
             start = end
 
 

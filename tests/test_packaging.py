@@ -155,6 +155,34 @@ def test_lazy_scrapy_exports_stay_lazy_until_asked_for() -> None:
     assert "scrapy_charset.integration.middleware" not in modules
 
 
+def test_the_scrapy_parts_leave_itemadapter_and_the_mojibake_patterns_for_later() -> None:
+    """Import cost: itemadapter (which imports pydantic when installed) is imported on the
+    first item that is neither a dict nor a scrapy.Item, the mojibake patterns on the first
+    value the clean-text check flags; a dict item with a garbled value needs the patterns
+    but not itemadapter, a dataclass item needs itemadapter."""
+    parts = (
+        "import scrapy_charset.integration.addon, scrapy_charset.integration.middleware, "
+        "scrapy_charset.integration.pipeline as p; "
+        "from scrapy_charset import quality as q; "
+        "assert 'pattern' not in vars(q._MISREADINGS[0]); "
+    )
+    modules = _modules_after_import(parts + "p")
+    assert not [m for m in modules if m.split(".")[0] in {"itemadapter", "pydantic"}]
+    stats = (
+        "from scrapy.statscollectors import MemoryStatsCollector as M; "
+        "from scrapy.utils.test import get_crawler; "
+    )
+    garbled = "p.CharsetPipeline(M(get_crawler())).process_item({'t': 'CafÃ© x'}); "
+    compiled = "assert 'pattern' in vars(q._MISREADINGS[0])"
+    modules = _modules_after_import(parts + stats + garbled + compiled)
+    assert "itemadapter" not in modules
+    dataclass = (
+        "import dataclasses; D = dataclasses.make_dataclass('D', ['t']); "
+        "p.CharsetPipeline(M(get_crawler())).process_item(D('CafÃ© x'))"
+    )
+    assert "itemadapter" in _modules_after_import(parts + stats + dataclass)
+
+
 def _readme_block(heading: str) -> str:
     """The first ```python block under ``heading`` in the README."""
     readme = (REPO / "README.md").read_text("utf-8")

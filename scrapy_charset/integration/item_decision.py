@@ -17,9 +17,10 @@ import logging
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from itemadapter import ItemAdapter
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Request
+
+from .itemtypes import adapter, is_item
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -89,7 +90,7 @@ class CharsetItemDecisionMiddleware:
 
     def tag(self, element: Any, record: dict[str, str | None] | None) -> Any:
         """``element`` with ``record`` in the field where it can take it; always ``element``."""
-        if isinstance(element, Request) or not ItemAdapter.is_item(element):
+        if isinstance(element, Request) or not is_item(element):
             return element
         if record is None:
             self.stats.inc_value(STAT_NO_DECISION)
@@ -106,12 +107,12 @@ class CharsetItemDecisionMiddleware:
         return element
 
     def _store(self, item: Any, record: dict[str, str | None]) -> bool:
-        adapter = ItemAdapter(item)
-        if not isinstance(item, dict) and self.field not in adapter.field_names():
+        fields = adapter(item)
+        if not isinstance(item, dict) and self.field not in fields.field_names():
             raise KeyError(f"no field {self.field!r}")
-        if adapter.get(self.field) is not None:
+        if fields.get(self.field) is not None:
             return False  # the spider's own value wins
-        adapter[self.field] = dict(record)  # one dict per item: items may be changed later
+        fields[self.field] = dict(record)  # one dict per item: items may be changed later
         return True
 
     def _unsupported(self, item: Any, reason: str) -> None:

@@ -12,11 +12,11 @@ import logging
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from itemadapter import ItemAdapter, is_item
 from scrapy import Item
 from scrapy.exceptions import DropItem, NotConfigured
 
 from ..quality import count_mojibake, dict_values_clean, text_clean
+from .itemtypes import adapter, is_item
 from .pipeline_actions import (
     MAX_DEPTH,
     Context,
@@ -353,7 +353,7 @@ class CharsetPipeline:
         if type(item) is dict:
             fields: Iterable[tuple[Any, Any]] = item.items()
         elif is_item(item):
-            fields = ItemAdapter(item).items()
+            fields = adapter(item).items()
         else:
             raise TypeError("not an item type ItemAdapter supports")
         inspection = _Inspection(self._resolve)
@@ -421,7 +421,7 @@ class CharsetPipeline:
 
     def _url_of(self, item: Any) -> str | None:
         try:
-            fields = item if type(item) is dict else ItemAdapter(item)
+            fields = item if type(item) is dict else adapter(item)
             for name in self.config.url_fields:
                 value = fields.get(name)
                 if isinstance(value, str) and value:

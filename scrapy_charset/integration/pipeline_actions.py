@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from itemadapter import ItemAdapter, is_item
 from scrapy.exceptions import DropItem
 
 from ..quality import NormalForm, normalize, repair
+from .itemtypes import adapter, is_item
 from .pipeline_settings import PipelineConfig
 from .pipeline_spikes import FieldState
 
@@ -81,14 +81,14 @@ def child_path(parent: str, key: Any) -> str:
 def fields_of(item: Any) -> Iterable[tuple[Any, Any]]:
     if type(item) is dict:
         return list(item.items())
-    return list(ItemAdapter(item).items())
+    return list(adapter(item).items())
 
 
 def set_field(item: Any, name: Any, value: Any) -> None:
     if type(item) is dict:
         item[name] = value
     else:
-        ItemAdapter(item)[name] = value
+        adapter(item)[name] = value
 
 
 class Rewriter:
@@ -161,11 +161,11 @@ class Rewriter:
                 return value
             return items if type(value) is list else tuple(items)
         if is_item(value):
-            adapter = ItemAdapter(value)
-            for name, sub in list(adapter.items()):
+            fields = adapter(value)
+            for name, sub in list(fields.items()):
                 new = self.value(sub, child_path(path, name), depth + 1)
                 if new is not sub:
-                    adapter[name] = new
+                    fields[name] = new
         return value
 
 
@@ -237,7 +237,7 @@ def annotate(item: Any, findings: Findings, context: Context) -> None:
         )
     name = context.config.findings_field
     try:
-        if type(item) is not dict and name not in ItemAdapter(item).field_names():
+        if type(item) is not dict and name not in adapter(item).field_names():
             raise KeyError(name)  # only where the item type can take the field
         set_field(item, name, entries)
     except Exception:
