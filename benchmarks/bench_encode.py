@@ -12,8 +12,13 @@ each encoded by
 - ``encode(text, name)`` (this project, error mode html),
 - ``text.encode("scrapy-charset-<name>")`` (the registered codec ``response.encoding`` names),
 - Python's nearest codec with errors="xmlcharrefreplace" (the baseline; not spec-exact).
-  x-user-defined has none: a ``codecs.charmap_encode`` table codec is built for it, the way
-  Python builds its single-byte codecs.
+  x-user-defined has none: a bare ``codecs.charmap_encode`` call is timed for reference (no
+  codec lookup, so not a like-for-like baseline), and it is left out of the worst ratio.
+
+For UTF-8, Python's ``str.encode("utf-8")`` is special-cased inside CPython (no codec lookup,
+no Python call): on query-sized text neither a registered codec nor a Python-level function
+can reach it, which is why ``response.encoding`` is Python's ``"utf-8"`` for UTF-8 pages. The
+worst ratio is printed with and without UTF-8.
 
 The calls take turns for ROUNDS rounds; a ratio is the median over rounds of baseline time /
 other time (above 1: faster than Python's codec).
@@ -39,7 +44,7 @@ from scrapy_charset.encoding import ALL_ENCODINGS, Encoding, encode  # noqa: E40
 from scrapy_charset.encoding.pycodecs import codec_name  # noqa: E402
 
 QUERY_CHARS = 40
-QUERY_CALLS = 2000
+QUERY_CALLS = 20000
 PAGE_CHARS = 200_000
 
 
@@ -97,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         names = [e for e in names if e.name in args.only]
     print(f"{'encoding':16} {'baseline':12} {'query: encode()':>16} {'codec':>7} "
           f"{'page: encode()':>15} {'codec':>7}")
-    worst = float("inf")
+    worst = {"all": float("inf"), "without UTF-8": float("inf")}
     for enc in names:
         query, page = texts(enc)
         base_name, base = baseline(enc)
@@ -115,11 +120,15 @@ def main(argv: list[str] | None = None) -> int:
         for text, calls in ((query, QUERY_CALLS), (page, 1)):
             r = ratios([repeat(f, text, calls) for f in (base, ours, via_codec)], args.rounds)
             row += r[1:]
-        worst = min(worst, *row)
+        if enc.name != "x-user-defined":
+            worst["all"] = min(worst["all"], *row)
+            if enc.name != "UTF-8":
+                worst["without UTF-8"] = min(worst["without UTF-8"], *row)
         print(f"{enc.name:16} {base_name:12} {row[0]:16.2f} {row[1]:7.2f} {row[2]:15.2f} "
               f"{row[3]:7.2f}")
     print(f"\nratio = Python codec time / our time, median of {args.rounds} rounds "
-          f"(above 1: faster). Worst: {worst:.2f}")
+          f"(above 1: faster). Worst with a Python codec: {worst['all']:.2f}, "
+          f"without UTF-8: {worst['without UTF-8']:.2f}")
     return 0
 
 

@@ -705,7 +705,8 @@ done:
  * 0x10000 two, else four; 0 = error). ASCII is written as itself; a lone surrogate counts as
  * U+FFFD. Error mode html writes "&#N;"; fatal mode stops at the error. */
 
-enum { ENC_TABLE = 0, ENC_GB18030 = 1, ENC_ISO_2022_JP = 2 };
+/* ENC_UTF8 only for codec_encode: UTF-8, lone surrogates left to the fallback. */
+enum { ENC_TABLE = 0, ENC_GB18030 = 1, ENC_ISO_2022_JP = 2, ENC_UTF8 = 3 };
 
 typedef struct {
     PyObject *bytes;
@@ -1057,6 +1058,19 @@ speedups_codec_encode(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                PyUnicode_CompareWithASCIIString(errors, "xmlcharrefreplace") == 0 ||
                PyUnicode_CompareWithASCIIString(errors, "html") == 0;
     }
+    if (kind == ENC_UTF8) {
+        /* Every errors value gives the same bytes (UTF-8 lacks no scalar value); a lone
+         * surrogate (U+FFFD to the spec) makes Python's encoder fail: the fallback does it. */
+        PyObject *out = PyUnicode_AsUTF8String(text);
+        if (out == NULL) {
+            if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
+                return NULL;
+            }
+            PyErr_Clear();
+            return PyObject_CallFunction(fallback, "(Os)", text, "strict");
+        }
+        return Py_BuildValue("(Nn)", out, PyUnicode_GET_LENGTH(text));
+    }
     if (!html) {
         PyObject *call_args = Py_BuildValue("(OO)", text, args[5]);
         if (call_args == NULL) {
@@ -1091,7 +1105,47 @@ speedups_codec_encode(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return Py_BuildValue("(Nn)", out, n);
 }
 
+PyDoc_STRVAR(encode_html_doc,
+"encode_html(table, kind, stop_astral, fallback, text, /)\n--\n\n"
+"``text`` encoded in error mode html (bound with functools.partial, so a call runs no Python\n"
+"code): the bytes; with stop_astral, a text with an astral code point is left to\n"
+"``fallback(text)``.");
+
+static PyObject *
+speedups_encode_html(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "encode_html takes 5 arguments");
+        return NULL;
+    }
+    PyObject *fallback = args[3], *text = args[4];
+    int kind = (int)PyLong_AsLong(args[1]);
+    int stop_astral = PyObject_IsTrue(args[2]);
+    if ((kind == -1 || stop_astral < 0) && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "text must be str, not %.100s", Py_TYPE(text)->tp_name);
+        return NULL;
+    }
+    Py_buffer table;
+    if (get_table(args[0], &table, kind) < 0) {
+        return NULL;
+    }
+    Py_ssize_t stop = 0;
+    PyObject *out =
+        encode_core(text, 0, (const uint32_t *)table.buf, kind, 1, stop_astral, &stop);
+    PyBuffer_Release(&table);
+    if (out != NULL && stop < PyUnicode_GET_LENGTH(text)) {
+        Py_DECREF(out);
+        return PyObject_CallOneArg(fallback, text);
+    }
+    return out;
+}
+
 static PyMethodDef speedups_methods[] = {
+    {"encode_html", (PyCFunction)(void (*)(void))speedups_encode_html, METH_FASTCALL,
+     encode_html_doc},
     {"decode", speedups_decode, METH_VARARGS, decode_doc},
     {"boundary", speedups_boundary, METH_VARARGS, boundary_doc},
     {"encode", speedups_encode, METH_VARARGS, encode_doc},

@@ -28,10 +28,11 @@ encoders of :mod:`.reference_encoders` on every index pointer.
 
 from __future__ import annotations
 
-import re
+import codecs
 from array import array
 from collections.abc import Callable
 from functools import cache, partial
+from operator import methodcaller
 from types import ModuleType
 from typing import Any, Literal, TypeAlias
 
@@ -57,10 +58,9 @@ GB18030_PUA_BYTES: dict[int, bytes] = {
     0xE82B: b"\xfe\x66", 0xE82C: b"\xfe\x67", 0xE832: b"\xfe\x6d", 0xE843: b"\xfe\x7e",
     0xE854: b"\xfe\x90", 0xE864: b"\xfe\xa0",
 }
-_SURROGATES = re.compile("[\ud800-\udfff]")
 
 # How the compiled encoder treats a table: kind numbers shared with _speedups.c.
-TABLE, GB18030_KIND, ISO_2022_JP_KIND = 0, 1, 2
+TABLE, GB18030_KIND, ISO_2022_JP_KIND, UTF8_KIND = 0, 1, 2, 3
 
 
 def output_encoding(encoding: Encoding | str) -> Encoding:
@@ -290,10 +290,9 @@ def _new_encoder(encoding: Encoding | str, errors: str) -> Encoder:
 
 def _make_encoder(enc: Encoding, errors: ErrorMode) -> Encoder:
     name = enc.name
-    if name == "UTF-8":
-        return partial(_encode_utf, codec="utf-8")
-    if name in ("UTF-16BE", "UTF-16LE"):
-        return partial(_encode_utf, codec="utf-16-be" if name == "UTF-16BE" else "utf-16-le")
+    if name in _UTF_CODECS:
+        # Python's own encoder (no Python frame per call); a lone surrogate becomes U+FFFD.
+        return methodcaller("encode", _UTF_CODECS[name], _SURROGATE_ERRORS)
     if name == "replacement":
         raise ValueError("the replacement encoding has no encoder; use output_encoding()")
     compiled = _compiled()
@@ -303,20 +302,34 @@ def _make_encoder(enc: Encoding, errors: ErrorMode) -> Encoder:
     kind = _kind(name)
     html = errors == "html"
     c_encode = compiled.encode
-    if html and name != "Big5":
-        # Nothing stops the compiled encoder: one call does it all.
-        def encode_all(text: str) -> bytes:
-            return c_encode(text, 0, table, kind, True, False)[0]  # type: ignore[no-any-return]
-
-        return encode_all
+    big5 = name == "Big5"
 
     def encode_stops(text: str) -> bytes:
-        chunk, stop = c_encode(text, 0, table, kind, html, name == "Big5")
+        chunk, stop = c_encode(text, 0, table, kind, html, big5)
         if stop >= len(text):
             return chunk  # type: ignore[no-any-return]
         return _finish_compiled(c_encode, text, enc, html, chunk, stop)
 
+    if html:
+        # One compiled call, no Python frame; only Big5's astral code points go to Python.
+        return partial(compiled.encode_html, table, kind, big5, encode_stops)
     return encode_stops
+
+
+_UTF_CODECS = {"UTF-8": "utf-8", "UTF-16BE": "utf-16-be", "UTF-16LE": "utf-16-le"}
+_SURROGATE_ERRORS = "scrapy-charset-surrogate-as-fffd"
+
+
+def _surrogate_as_fffd(error: UnicodeError) -> tuple[bytes, int]:
+    """The error handler of the UTF encoders: the spec encodes scalar values, so a lone
+    surrogate is U+FFFD (the only thing a UTF encoder can fail on)."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    # Bytes, not "\ufffd": Python's UTF-8 encoder takes only ASCII text from a handler.
+    return "\ufffd".encode(error.encoding) * (error.end - error.start), error.end
+
+
+codecs.register_error(_SURROGATE_ERRORS, _surrogate_as_fffd)
 
 
 def compiled_codec_encode(enc: Encoding, fallback: Callable[..., tuple[bytes, int]]) -> Any:
@@ -324,9 +337,11 @@ def compiled_codec_encode(enc: Encoding, fallback: Callable[..., tuple[bytes, in
     call) in error mode html, handing other ``errors`` values and Big5's astral code points
     to ``fallback(text, errors)``; None without the extension or for the UTF encodings."""
     compiled = _compiled()
-    if compiled is None or enc.name in ("UTF-8", "UTF-16BE", "UTF-16LE", "replacement"):
+    if compiled is None or enc.name in ("UTF-16BE", "UTF-16LE", "replacement"):
         return None
     name = enc.name
+    if name == "UTF-8":
+        return partial(compiled.codec_encode, b"", UTF8_KIND, False, fallback)
     return partial(
         compiled.codec_encode, encoder_table(name), _kind(name), name == "Big5", fallback
     )
@@ -336,13 +351,6 @@ def _encode_python_checked(text: str, encoding: Encoding, errors: ErrorMode) -> 
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
     return encode_python(text, encoding, errors)
-
-
-def _encode_utf(text: str, codec: str) -> bytes:
-    try:
-        return text.encode(codec)
-    except UnicodeEncodeError:
-        return _SURROGATES.sub("\ufffd", text).encode(codec)
 
 
 def _kind(name: str) -> int:

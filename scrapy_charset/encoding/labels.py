@@ -74,6 +74,11 @@ class Encoding:
     def __str__(self) -> str:
         return self.name
 
+    def __hash__(self) -> int:
+        # Equality is the name's: hash the name alone (cheaper than the generated tuple hash,
+        # and encoders are looked up by encoding on every call).
+        return hash(self.name)
+
     def __reduce__(self) -> str | tuple[Any, ...]:
         # One of the standard's encodings pickles (and copies) as its name and comes back as
         # the same object, so ``is`` comparisons hold after a round trip; the labels are not
