@@ -16,15 +16,18 @@ Classes, from the most severe:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from difflib import SequenceMatcher
+from itertools import compress
 
 CLASSES: tuple[str, ...] = ("mojibake", "replacement", "c1_controls", "few_chars", "bom")
 MOJIBAKE_SHARE = 0.5  # of the page's non-ASCII characters
-# Token lists longer than this are compared by position only (bounded cost on huge pages).
-MAX_TOKENS = 600
+# Tokens looked ahead to pair the runs of two texts again after a difference.
+WINDOW = 8
 
 _RUNS = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]+")
+_LINES = re.compile(r"[^\n]+\n?|\n")
+_ASCII = re.compile(r"([\x00-\x7f]+)")
 _C1 = re.compile(r"[\x80-\x9f]")
 
 
@@ -61,32 +64,105 @@ def common_suffix(a: str, b: str, limit: int) -> int:
 
 def _positional(a: str, b: str) -> tuple[int, str]:
     """Differing positions of two equally long strings, and the default's characters there."""
-    got = [y for x, y in zip(a, b, strict=True) if x != y]
-    return len(got), "".join(got)
+    flags = list(map(str.__ne__, a, b))
+    return sum(flags), "".join(compress(b, flags))
+
+
+def _resync(a: list[int], b: list[int], i: int, j: int) -> tuple[int, int] | None:
+    """The nearest ``(i + p, j + q)``, ``0 < p + q <= WINDOW``, where the tokens are equal."""
+    for step in range(1, WINDOW + 1):
+        for p in range(step + 1):
+            x, y = i + p, j + step - p
+            if x < len(a) and y < len(b) and a[x] == b[y]:
+                return x, y
+    return None
+
+
+def align(a: list[int], b: list[int]) -> Iterator[tuple[int, int, int, int]]:
+    """The stretches ``(i1, i2, j1, j2)`` where ``a[i1:i2]`` and ``b[j1:j2]`` differ, in a greedy
+    alignment of two token sequences: equal tokens pair off in order; after a mismatch, the
+    nearest equal pair within ``WINDOW`` tokens takes up the pairing again, and when there is
+    none both sequences move on by ``WINDOW``. At most ``WINDOW + 1`` comparisons per token:
+    linear, whatever the texts (``difflib`` is quadratic on long and repetitive pages)."""
+    i = j = 0
+    start: tuple[int, int] | None = None
+    while i < len(a) and j < len(b):
+        if a[i] == b[j]:
+            if start is not None:
+                yield start[0], i, start[1], j
+                start = None
+            i += 1
+            j += 1
+            continue
+        if start is None:
+            start = (i, j)
+        found = _resync(a, b, i, j)
+        i, j = found if found is not None else (i + WINDOW, j + WINDOW)
+    i, j = min(i, len(a)), min(j, len(b))
+    if start is not None or i < len(a) or j < len(b):
+        first = start or (i, j)
+        yield first[0], len(a), first[1], len(b)
+
+
+def _count(stretches: list[tuple[str, str]]) -> tuple[int, str]:
+    """Differing characters over stretches of (browser, default) text that differ: an equally
+    long stretch counts its differing positions, any other its browser characters (or the
+    default's, where the browser has none)."""
+    same = [pair for pair in stretches if len(pair[0]) == len(pair[1])]
+    count, chars = _positional("".join(x for x, _ in same), "".join(y for _, y in same))
+    other = [pair for pair in stretches if len(pair[0]) != len(pair[1])]
+    count += sum(len(x) if x else len(y) for x, y in other)
+    return count, chars + "".join(y for _, y in other)
+
+
+def _aligned(ta: list[str], tb: list[str]) -> list[tuple[str, str]]:
+    """The differing stretches of two token lists, joined back into text."""
+    ids: dict[str, int] = {}
+    a = [ids.setdefault(t, len(ids)) for t in ta]
+    b = [ids.setdefault(t, len(ids)) for t in tb]
+    return [("".join(ta[i1:i2]), "".join(tb[j1:j2])) for i1, i2, j1, j2 in align(a, b)]
+
+
+def _runs(a: str, b: str) -> list[tuple[str, str]] | None:
+    """The differing non-ASCII stretches, paired by position, when both texts have the same
+    ASCII runs (a wrong ASCII-compatible encoding, a kept BOM); else ``None``."""
+    pa, pb = _ASCII.split(a), _ASCII.split(b)  # non-ASCII, ASCII, non-ASCII, ..., non-ASCII
+    if pa[1::2] != pb[1::2]:
+        return None
+    return [(x, y) for x, y in zip(pa[0::2], pb[0::2], strict=True) if x != y]
+
+
+def _stretches(a: str, b: str) -> list[tuple[str, str]]:
+    """Stretches of ``a`` and ``b`` that differ: by runs when the ASCII runs agree, else by
+    lines aligned (:func:`align`) and then by runs aligned within the lines that differ."""
+    pairs = _runs(a, b)
+    if pairs is not None:
+        return pairs
+    stretches: list[tuple[str, str]] = []
+    for sa, sb in _aligned(_LINES.findall(a), _LINES.findall(b)):
+        if len(sa) == len(sb):
+            stretches.append((sa, sb))
+            continue
+        pairs = _runs(sa, sb)
+        stretches.extend(
+            pairs if pairs is not None else _aligned(_RUNS.findall(sa), _RUNS.findall(sb))
+        )
+    return stretches
 
 
 def differing(browser: str, got: str) -> tuple[int, str]:
-    """(characters of the browser's text that differ, the default's characters in their place)."""
+    """(characters of the browser's text that differ, the default's characters in their place).
+
+    Linear in the texts' length whatever they hold: past the common prefix and suffix, runs of
+    ASCII and of other characters pair off when the ASCII runs agree (where only the others
+    count), else lines and then runs are aligned greedily (:func:`align`).
+    """
     start = common_prefix(browser, got)
     end = common_suffix(browser, got, min(len(browser), len(got)) - start)
     a, b = browser[start : len(browser) - end], got[start : len(got) - end]
     if len(a) == len(b):
         return _positional(a, b)
-    ta, tb = _RUNS.findall(a), _RUNS.findall(b)
-    if len(ta) + len(tb) > MAX_TOKENS:
-        return max(len(a), len(b)), b
-    count, replaced = 0, []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, ta, tb, autojunk=False).get_opcodes():
-        if tag == "equal":
-            continue
-        sa, sb = "".join(ta[i1:i2]), "".join(tb[j1:j2])
-        if len(sa) == len(sb):
-            n, chars = _positional(sa, sb)
-        else:
-            n, chars = (len(sa) if sa else len(sb)), sb
-        count += n
-        replaced.append(chars)
-    return count, "".join(replaced)
+    return _count(_stretches(a, b))
 
 
 def _non_ascii(text: str) -> int:
