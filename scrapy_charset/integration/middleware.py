@@ -28,6 +28,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
 from w3lib.encoding import (
     html_body_declared_encoding,
+    html_to_unicode,
     http_content_type_encoding,
     read_bom,
     resolve_encoding,
@@ -54,6 +55,7 @@ from .response import (
     CharsetXmlResponse,
     DetectorGuard,
     codec_name,
+    explicit_encoding,
 )
 from .settings import read_settings
 
@@ -142,11 +144,13 @@ class CharsetMiddleware:
             if not isinstance(response, CharsetResponseMixin):
                 self._skip(request, "type")
             return response
-        reason = self._skip_reason(request, response)
-        if reason is not None:
-            self._skip(request, reason)
-            return response
         try:
+            # User values (meta keys, the spider's attribute) are read in here too: one whose
+            # truth value raises (a numpy array) must not cost the response.
+            reason = self._skip_reason(request, response)
+            if reason is not None:
+                self._skip(request, reason)
+                return response
             return self._take_over(request, response, *target)
         except Exception as exc:  # never lose a response to an internal error
             self._record_error(exc, response)
@@ -154,9 +158,9 @@ class CharsetMiddleware:
             return response
 
     def _skip_reason(self, request: Request, response: Response) -> str | None:
-        if request.meta.get(META_OPT_OUT):
+        if _truth(request.meta.get(META_OPT_OUT)):
             return "dont_charset"
-        if not self._spider_enabled:
+        if not _truth(self._spider_enabled):
             return "spider"
         if request.method == "HEAD":
             return "head"
@@ -183,19 +187,27 @@ class CharsetMiddleware:
     ) -> Response:
         decoding = self._forced_by_meta(request, decoding)
         body, headers = response.body, response.headers
+        explicit = self._explicit(response)
         guard = self._guard
         if guard is not None:
             guard.failure = None
-        text, decision = decoding.decode(body, headers.getlist(b"Content-Type"), response.url)
+        text, decision = decoding.decode(
+            body, headers.getlist(b"Content-Type"), response.url, explicit
+        )
         if guard is not None and guard.failure is not None:
             raise guard.failure
         replaced = "\ufffd" in text
-        changed = _changed(body, headers.get(b"Content-Type"), text, decision)
+        if explicit is None:
+            changed = _changed(body, headers.get(b"Content-Type"), text, decision)
+        else:
+            changed = _explicit_text_differs(body, explicit[1], text)
 
         attributes = {name: getattr(response, name) for name in _COPIED_ATTRIBUTES}
         new = target(
             flags=[*response.flags, f"charset:{decision.source.value}"],
             charset_options=decoding,
+            # An explicit encoding stays with the response (copies, to_dict(), .encoding).
+            encoding=None if explicit is None else explicit[1],
             **attributes,
         )
         new.headers = response.headers  # shared, not copied: the old response is dropped
@@ -206,6 +218,29 @@ class CharsetMiddleware:
         # and a scheduler with a JSON serializer must be able to store them.
         request.meta[META_DECISION] = decision.as_record()  # last: nothing can fail after it
         return new
+
+    def _explicit(self, response: Response) -> tuple[Encoding, str] | None:
+        """The encoding given to the response by whoever built it (``encoding=``: a
+        browser-rendering middleware or download handler re-encoding the DOM), if it names an
+        encoding of the Encoding Standard (a label or a Python codec name for one)."""
+        label = getattr(response, "_encoding", None)
+        if label is None or _pinned_by_cache(response, label):
+            return None
+        encoding = explicit_encoding(label)
+        if encoding is None:
+            self.stats.inc_value("charset/explicit/unknown")
+            self._log_once(
+                "explicit_unknown",
+                logging.WARNING,
+                "Ignoring encoding=%r given to the response for %s: it names no Encoding"
+                " Standard encoding, the body is sniffed (further ones are counted in"
+                " charset/explicit/unknown)",
+                label,
+                response.url,
+            )
+            return None
+        self.stats.inc_value("charset/explicit")
+        return encoding, str(label)
 
     def _forced_by_meta(self, request: Request, decoding: BrowserDecoding) -> BrowserDecoding:
         label = request.meta.get(META_FORCE)
@@ -303,8 +338,44 @@ def _changed(
         return None
 
 
-def _spider_enabled(spider: Any) -> bool:
-    return spider is None or bool(getattr(spider, SPIDER_OPT_OUT, True))
+def _spider_enabled(spider: Any) -> Any:
+    """The spider's ``charset_enabled`` as it is: its truth is taken per response, inside the
+    guard that passes a response on whatever happens."""
+    return True if spider is None else getattr(spider, SPIDER_OPT_OUT, True)
+
+
+def _truth(value: Any) -> bool:
+    """``bool(value)``; a value without a truth value (``bool()`` raises, as for a numpy array
+    of several elements) raises a ``TypeError`` that names the problem."""
+    try:
+        return bool(value)
+    except Exception as exc:
+        raise TypeError(
+            f"the truth value of {type(value).__name__} object is ambiguous: {exc}"
+        ) from exc
+
+
+def _pinned_by_cache(response: Response, label: Any) -> bool:
+    """Whether the encoding of a cached response is only stock Scrapy's own guess, which
+    Scrapy 2.19's HTTP cache stores with every response (``to_dict()``): a fresh download of
+    the same page would have had none."""
+    if "cached" not in response.flags:
+        return False
+    stock = stock_scrapy_codec(response.body, response.headers.get(b"Content-Type"))
+    if stock is None:  # stock Scrapy would have guessed with its detector
+        return True
+    try:
+        return codec_name(resolve_encoding(label) or label) == stock
+    except (LookupError, TypeError, ValueError):
+        return False
+
+
+def _explicit_text_differs(body: bytes, label: str, text: str) -> bool | None:
+    """Whether stock Scrapy's text for a response given ``encoding=label`` differs."""
+    try:
+        return html_to_unicode(f"charset={label}", body)[1] != text
+    except Exception:  # a codec stock Scrapy cannot decode with: its .text would raise
+        return True
 
 
 def _lookup_label(label: Any) -> Encoding | None:

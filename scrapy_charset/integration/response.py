@@ -10,7 +10,9 @@ body the browser's way too (lazily), with the same options.
 from __future__ import annotations
 
 import codecs
+import enum
 import json
+import pickle
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -21,15 +23,41 @@ from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 from scrapy.link import Link
 from w3lib.html import strip_html5_whitespace
 
-from ..encoding import UTF_8, Encoding, lookup, output_encoding
+from ..encoding import (
+    ALL_ENCODINGS,
+    REPLACEMENT,
+    UTF_8,
+    X_USER_DEFINED,
+    Encoding,
+    bom_sniff,
+    lookup,
+    output_encoding,
+)
+from ..encoding import decode as _decode
 from ..encoding import encode as _encode
 from ..encoding.pycodecs import codec_name as _whatwg_codec
 from ..encoding.pycodecs import encoding_of
-from ..sniffing import DEFAULT_DETECTOR, Decision, decode_html, decode_text, sniff_xml
+from ..sniffing import (
+    DEFAULT_DETECTOR,
+    Decision,
+    Declaration,
+    Source,
+    decode_html,
+    decode_text,
+    is_xml_mime_type,
+    sniff_xml,
+)
 from ..sniffing.sniff import decode_as_decided
 from .libxml2 import teach_libxml2
 
-_UNSET: Any = object()
+
+class _Unset(enum.Enum):
+    """A placeholder that keeps its identity through pickling (an enum member pickles by name)."""
+
+    UNSET = "unset"
+
+
+_UNSET: Any = _Unset.UNSET
 
 
 @cache
@@ -54,6 +82,51 @@ def codec_name(name: str) -> str:
     return codecs.lookup(name).name
 
 
+# The Encoding Standard's encoding for each of the Python codecs used for one; replacement and
+# x-user-defined have none of their own (their codecs stand for UTF-8 and latin-1).
+_BY_PYTHON_CODEC: dict[str, Encoding] = {}
+for _encoding in ALL_ENCODINGS:
+    if _encoding not in (REPLACEMENT, X_USER_DEFINED):
+        _BY_PYTHON_CODEC.setdefault(codec_name(_encoding.python_codec), _encoding)
+
+
+@cache
+def _explicit_encoding(name: str) -> Encoding | None:
+    encoding = lookup(name)
+    if encoding is not None:
+        return encoding
+    try:
+        canonical = codecs.lookup(name).name
+    except (LookupError, ValueError):
+        return None
+    return lookup(canonical) or _BY_PYTHON_CODEC.get(canonical)
+
+
+def explicit_encoding(value: object) -> Encoding | None:
+    """The encoding an explicit ``encoding=`` given to a response names, or ``None``.
+
+    An Encoding Standard label (``"utf-8"``, ``"shift_jis"``) or a Python codec name for one
+    of its encodings (``"cp932"`` -> Shift_JIS, ``"utf_8"``, ``"latin-1"`` -> windows-1252);
+    anything else (``"utf-7"``, ``"rot13"``, a non-string) names none.
+    """
+    if isinstance(value, Encoding):
+        return lookup(value.name)
+    if not isinstance(value, str) or len(value) > 100:
+        return None
+    # The plugin's own codec names (response.encoding, kept by replace(body=str)).
+    return encoding_of(value) or _explicit_encoding(value)
+
+
+def explicit_decision(body: bytes, encoding: Encoding, label: str) -> Decision:
+    """An explicit encoding is certain, like a ``Content-Type`` charset: only a BOM beats it
+    (as it does in stock Scrapy)."""
+    bom = bom_sniff(body)
+    if bom is None:
+        return Decision(encoding, Source.EXPLICIT, label, confident=True)
+    lost = () if bom == encoding else (Declaration(Source.EXPLICIT, label, encoding),)
+    return Decision(bom, Source.BOM, None, lost, confident=True)
+
+
 @dataclass(frozen=True)
 class BrowserDecoding:
     """How to turn a body into the browser's text: one value per kind of response and crawl.
@@ -73,10 +146,40 @@ class BrowserDecoding:
             return self
         return BrowserDecoding(self.kind, self.detector, self.tld_hint, forced)
 
+    def with_kind(self, kind: str) -> BrowserDecoding:
+        if kind == self.kind:
+            return self
+        return BrowserDecoding(kind, self.detector, self.tld_hint, self.forced)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (Scrapy's HTTP cache pickles ``to_dict()``) without the middleware's guard
+        # around the detector; a detector that cannot be pickled (one holding its crawler)
+        # is replaced by the default one.
+        detector = self.detector
+        if isinstance(detector, DetectorGuard):
+            detector = detector.detector
+        if detector is not _UNSET and detector is not None and detector is not DEFAULT_DETECTOR:
+            try:
+                pickle.dumps(detector)
+            except Exception:
+                detector = _UNSET
+        return (BrowserDecoding, (self.kind, detector, self.tld_hint, self.forced))
+
     def decode(
-        self, body: bytes, content_type: list[bytes], url: str | None
+        self,
+        body: bytes,
+        content_type: list[bytes],
+        url: str | None,
+        explicit: tuple[Encoding, str] | None = None,
     ) -> tuple[str, Decision]:
-        if self.kind == "xml":
+        """The browser's text and the decision; ``explicit`` is an encoding given to the
+        response by whoever built it (and its label), which beats everything but a BOM."""
+        if explicit is not None:
+            decision = explicit_decision(body, *explicit)
+            return _decode(body, decision.encoding), decision
+        # An XML media type is parsed as XML by a browser, whatever class Scrapy picked
+        # (application/xhtml+xml arrives as an HtmlResponse).
+        if self.kind == "xml" or (content_type and is_xml_mime_type(content_type)):
             decision = sniff_xml(body, content_type or None, forced=self.forced)
             return decode_as_decided(body, decision), decision
         return (decode_html if self.kind == "html" else decode_text)(
@@ -203,6 +306,7 @@ class CharsetResponseMixin:
     combined with Scrapy's slotted response classes.
     """
 
+    _charset_kind: str = "html"  # the rules of this class (an XML media type still gets XML's)
     _charset_options: BrowserDecoding
     _charset_text: str | None
     _charset_decision: Decision | None
@@ -214,7 +318,8 @@ class CharsetResponseMixin:
     headers: Any
 
     def _charset_init(self, charset_options: BrowserDecoding | None) -> None:
-        self._charset_options = charset_options or DEFAULT_DECODING
+        options = charset_options if isinstance(charset_options, BrowserDecoding) else None
+        self._charset_options = (options or DEFAULT_DECODING).with_kind(self._charset_kind)
         self._charset_text = None
         self._charset_decision = None
         self._charset_json = _UNSET
@@ -237,24 +342,26 @@ class CharsetResponseMixin:
         return self._charset_options
 
     @property
-    def charset_decision(self) -> Decision | None:
-        """The sniffing decision for this body (``None`` if an explicit non-standard codec
-        was given with ``encoding=``)."""
+    def charset_decision(self) -> Decision:
+        """The decision for this body."""
         if self._charset_text is None:
             self._charset_decode()
-        return self._charset_decision
+        return self._charset_decision  # type: ignore[return-value]
+
+    def _explicit(self) -> tuple[Encoding, str] | None:
+        """The explicit ``encoding=`` given to this response, when it names an encoding."""
+        label = self._encoding
+        if label is None:
+            return None
+        encoding = explicit_encoding(label)
+        return None if encoding is None else (encoding, str(label))
 
     def _charset_decode(self) -> None:
-        options = self._charset_options
-        if self._encoding is not None:
-            # An explicit encoding= (Scrapy's way of forcing one) wins over sniffing; a codec
-            # the Encoding Standard does not know is decoded as stock Scrapy would.
-            forced = lookup(self._encoding)
-            if forced is None:
-                self._charset_text = TextResponse.text.fget(self)  # type: ignore[attr-defined]
-                return
-            options = options.with_forced(forced)
-        text, decision = options.decode(self.body, self.headers.getlist(b"Content-Type"), self.url)
+        # An explicit encoding= (whoever built the response knows how its bytes are encoded)
+        # wins over everything but a BOM; one that names no encoding is ignored (sniffing).
+        text, decision = self._charset_options.decode(
+            self.body, self.headers.getlist(b"Content-Type"), self.url, self._explicit()
+        )
         self._charset_text, self._charset_decision = text, decision
 
     @property
@@ -268,21 +375,26 @@ class CharsetResponseMixin:
     def encoding(self) -> str:
         """The Python codec a browser would encode this document's URLs and forms with.
 
-        For XML responses, Python's nearest codec instead: XML tools such as Scrapy's
-        ``xmliter_lxml`` hand the name to libxml2, which knows only its own names.
+        Also for an explicit ``encoding=`` that names an encoding: the text was decoded with
+        the Encoding Standard's decoder for it, so it is encoded back with its encoder. For
+        XML responses, Python's nearest codec instead: XML tools such as Scrapy's
+        ``xmliter_lxml`` hand the name to libxml2, which knows only its own names. An
+        ``encoding=`` that names no encoding is ignored, like for the text (sniffed).
         """
-        if self._encoding is not None:
-            return self._encoding
         decision = self.charset_decision
-        assert decision is not None  # only None when _encoding is set
-        if self._charset_options.kind == "xml":
+        if self._charset_kind == "xml":
             return output_encoding(decision.encoding).python_codec
         return output_codec(decision.encoding)
 
     def json(self) -> Any:
-        """The browser text parsed as JSON (cached)."""
+        """The body parsed as JSON (cached), as stock Scrapy 2.19 and browsers do: UTF-8
+        (UTF-16 and UTF-32 too, RFC 8259 / ``json.loads`` on bytes), the text only for a body
+        that is none of those."""
         if self._charset_json is _UNSET:
-            self._charset_json = json.loads(self.text)
+            try:
+                self._charset_json = json.loads(self.body)
+            except UnicodeDecodeError:
+                self._charset_json = json.loads(self.text)
         return self._charset_json
 
     def follow(self, url: Any, *args: Any, **kwargs: Any) -> Any:
@@ -301,12 +413,42 @@ class CharsetResponseMixin:
             url = browser_url(self.urljoin(url), encoding)  # type: ignore[attr-defined]
         return super().follow(url, *args, **kwargs)  # type: ignore[misc]
 
-    def replace(self, *args: Any, **kwargs: Any) -> Any:
-        # A str body is encoded with the current encoding, as Scrapy does, which then stays
-        # explicit for the copy; a bytes body is sniffed afresh with the same options.
-        if isinstance(kwargs.get("body"), str) and "encoding" not in kwargs:
-            kwargs["encoding"] = self.encoding
-        return super().replace(*args, **kwargs)  # type: ignore[misc]
+    def replace(self, *args: Any, cls: type | None = None, **kwargs: Any) -> Any:
+        """Scrapy's ``replace``; see the README for what the copy keeps."""
+        # Same bytes, headers and encoding: the copy reads the same text (even under a URL
+        # with another TLD), without decoding again.
+        same_text = not any(name in kwargs for name in ("body", "headers", "encoding"))
+        if "encoding" not in kwargs:
+            if isinstance(kwargs.get("body"), str):
+                # Encoded with the current encoding, as Scrapy does, which stays explicit.
+                kwargs["encoding"] = self.encoding
+            elif self._encoding is not None:
+                kwargs["encoding"] = self._encoding  # an explicit encoding stays
+        target = type(self) if cls is None else cls
+        if not (isinstance(target, type) and issubclass(target, CharsetResponseMixin)):
+            return self._replace_as_stock(target, args, kwargs)
+        new = super().replace(*args, cls=target, **kwargs)  # type: ignore[misc]
+        if same_text and self._charset_text is not None and new._charset_kind == self._charset_kind:
+            new.charset_preset(self._charset_text, self._charset_decision)
+        return new
+
+    def _replace_as_stock(self, target: Any, args: Any, kwargs: dict[str, Any]) -> Any:
+        """A recast to a class of Scrapy's own (``replace(cls=HtmlResponse)``): everything but
+        our options, and the codec the text was decoded with, as Scrapy's ``replace`` pins."""
+        for name in self.attributes:  # type: ignore[attr-defined]
+            if name != "charset_options":
+                kwargs.setdefault(name, getattr(self, name))
+        if isinstance(target, type) and issubclass(target, TextResponse):
+            if "encoding" not in kwargs:
+                kwargs["encoding"] = self.charset_decision.encoding.python_codec
+        return target(*args, **kwargs)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Scrapy's ``to_dict`` (2.19+, used by its HTTP cache), keeping an explicit encoding."""
+        d: dict[str, Any] = super().to_dict()  # type: ignore[misc]
+        if self._encoding is not None:
+            d["encoding"] = self._encoding
+        return d
 
 
 def _charset_attributes(base: type[TextResponse]) -> tuple[str, ...]:
@@ -316,6 +458,8 @@ def _charset_attributes(base: type[TextResponse]) -> tuple[str, ...]:
 
 class CharsetHtmlResponse(CharsetResponseMixin, HtmlResponse):
     """An :class:`~scrapy.http.HtmlResponse` whose text is the browser's."""
+
+    _charset_kind = "html"
 
     attributes: tuple[str, ...] = _charset_attributes(HtmlResponse)
 
@@ -327,6 +471,8 @@ class CharsetHtmlResponse(CharsetResponseMixin, HtmlResponse):
 class CharsetXmlResponse(CharsetResponseMixin, XmlResponse):
     """An :class:`~scrapy.http.XmlResponse` whose text is the browser's."""
 
+    _charset_kind = "xml"
+
     attributes: tuple[str, ...] = _charset_attributes(XmlResponse)
 
     def __init__(self, *args: Any, charset_options: BrowserDecoding | None = None, **kwargs: Any):
@@ -336,6 +482,8 @@ class CharsetXmlResponse(CharsetResponseMixin, XmlResponse):
 
 class CharsetTextResponse(CharsetResponseMixin, TextResponse):
     """A plain :class:`~scrapy.http.TextResponse` whose text is the browser's."""
+
+    _charset_kind = "text"
 
     attributes: tuple[str, ...] = _charset_attributes(TextResponse)
 

@@ -5,6 +5,7 @@ a browser does. :func:`sniff_xml` and :func:`sniff_text` do the same for XML and
 Pure Python; never imports Scrapy.
 """
 
+from .content_type import is_xml_mime_type
 from .decision import Decision, Declaration, Source
 from .detect import (
     DEFAULT_DETECTOR,
@@ -29,6 +30,7 @@ __all__ = [
     "extract_encoding_from_meta",
     "get_attribute",
     "get_xml_encoding",
+    "is_xml_mime_type",
     "prescan",
     "sniff",
     "sniff_text",

@@ -223,3 +223,16 @@ _CACHED_LENGTH = 256
 @lru_cache(maxsize=1024)
 def _charset_from_combined(combined: str) -> tuple[str, Encoding | None] | None:
     return legacy_extract_encoding(extract_mime_type(split_header_value(combined)))
+
+
+def is_xml_mime_type(content_type: object) -> bool:
+    """Whether the ``Content-Type`` header value(s) name an XML MIME type (MIME Sniffing:
+    a subtype ending in ``+xml``, or ``text/xml``, ``application/xml``), which a browser
+    parses, and decodes, as XML."""
+    combined = combine_header_values(content_type)
+    if combined is None or "xml" not in combined.lower():
+        return False
+    mime = extract_mime_type(split_header_value(combined))
+    if mime is None:
+        return False
+    return mime.subtype.endswith("+xml") or mime.essence in ("text/xml", "application/xml")

@@ -13,6 +13,7 @@ class Source(str, Enum):
     """The rule of the encoding sniffing algorithm that decided the encoding."""
 
     FORCED = "forced"
+    EXPLICIT = "explicit"  # an encoding given to the response by whoever built it
     BOM = "bom"
     HEADER = "header"
     META = "meta"

@@ -1000,7 +1000,35 @@ def unknown_labels() -> Iterator[Doc]:
             )
 
 
+# Media types a browser parses as XML (MIME Sniffing's "XML MIME type"), and HTML for contrast.
+XML_TYPES = [
+    "application/xhtml+xml",
+    "text/xml",
+    "application/xml",
+    "image/svg+xml",
+    "application/rss+xml",
+    "text/html",
+]
+
+
+def xml_types() -> Iterator[Doc]:
+    """The same French page served as XML types: undeclared, with a <meta> only, with an XML
+    declaration only (the bytes are valid windows-1252, not UTF-8)."""
+    xml_fr = f'<?xml version="1.0" encoding="{REAL}"?>\n'
+    for mime in XML_TYPES:
+        name = mime.replace("/", "-").replace("+", "-")
+        headers = ct(mime)
+        yield fr_doc(f"type-{name}-undeclared", "xml_types", mime, "", headers=headers)
+        yield fr_doc(
+            f"type-{name}-meta", "xml_types", mime, f'<meta charset="{REAL}"/>', headers=headers
+        )
+        doc = fr_doc(f"type-{name}-xmldecl", "xml_types", mime, "", headers=headers)
+        doc.body = xml_fr.encode() + doc.body
+        yield doc
+
+
 GROUPS = {
+    "xml_types": xml_types,
     "bom_header_meta": bom_header_meta,
     "meta_forms": meta_forms,
     "late_meta": late_meta,

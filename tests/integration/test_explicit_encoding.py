@@ -1,0 +1,299 @@
+"""An encoding given to the response by whoever built it (``encoding=``), and the user values
+and media types the middleware must read without losing a response.
+
+The three response-building patterns of the plugins that render pages in a browser
+(tests/support/rendering.py) run in real crawls against a real local server.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import pickle
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scrapy.http import Headers, HtmlResponse, Request, TextResponse, XmlResponse
+from scrapy.responsetypes import responsetypes
+
+from scrapy_charset.encoding import lookup
+from scrapy_charset.integration.response import CharsetResponseMixin, explicit_encoding
+from tests.integration.test_middleware_support import charset_stats, middleware, stock_text
+from tests.support.crawl import run_crawl
+from tests.support.server import LocalServer, html
+
+PRICE = "価格 1,000～2,000"  # "～" (U+FF5E) is in Windows' Shift_JIS, not in Python's shift_jis
+SJIS_PAGE = (
+    f'<html><head><meta charset="Shift_JIS"><title>t</title></head><body><p>{PRICE}</p>'
+    "</body></html>"
+)
+RENDERING = "tests.support.rendering."
+
+
+def crawl_rendered(middleware_name: str, content_type: str) -> tuple[dict[str, Any], Any]:
+    body = SJIS_PAGE.encode("cp932")
+    with LocalServer({"/ja": html(body, content_type)}) as server:
+        result = run_crawl(
+            "tests.support.spiders:TextSpider",
+            {
+                "DOWNLOADER_MIDDLEWARES": {
+                    "scrapy_charset.CharsetMiddleware": 585,
+                    RENDERING + middleware_name: 543,
+                },
+            },
+            {"urls": [server.url("/ja")]},
+        )
+    assert len(result.items) == 1, result.log
+    return result.items[0], result
+
+
+@pytest.mark.parametrize("content_type", ["text/html", "text/html; charset=Shift_JIS"])
+def test_selenium_style_utf8_re_encoded_dom(content_type: str) -> None:
+    item, result = crawl_rendered("SeleniumStyleMiddleware", content_type)
+    assert item["p"] == [PRICE]
+    assert item["class"] == "CharsetHtmlResponse"
+    assert item["encoding"] == "utf-8"
+    assert "charset:explicit" in item["flags"]
+    assert result.stat("charset/explicit") == 1
+    assert result.stat("charset/source/explicit") == 1
+
+
+@pytest.mark.parametrize("content_type", ["text/html", "text/html; charset=Shift_JIS"])
+def test_playwright_style_dom_encoded_with_the_declared_codec_or_utf8(content_type: str) -> None:
+    # Python's shift_jis cannot encode "～": scrapy-playwright falls back to UTF-8 while the
+    # header (or the <meta>) still says Shift_JIS.
+    item, result = crawl_rendered("PlaywrightStyleMiddleware", content_type)
+    assert item["p"] == [PRICE]
+    assert "playwright" in item["flags"] and "charset:explicit" in item["flags"]
+    assert result.stat("charset/source/explicit") == 1
+
+
+def test_playwright_style_legacy_codec_maps_to_the_standard_encoding() -> None:
+    text = "<html><head><title>t</title></head><body><p>Crème brûlée €</p></body></html>"
+    with LocalServer(
+        {"/fr": html(text.encode("cp1252"), "text/html; charset=ISO-8859-1")}
+    ) as server:
+        result = run_crawl(
+            "tests.support.spiders:TextSpider",
+            {
+                "DOWNLOADER_MIDDLEWARES": {
+                    "scrapy_charset.CharsetMiddleware": 585,
+                    RENDERING + "PlaywrightStyleMiddleware": 543,
+                }
+            },
+            {"urls": [server.url("/fr")]},
+        )
+    # w3lib turns ISO-8859-1 into Python's cp1252: the Encoding Standard's windows-1252.
+    (item,) = result.items
+    assert item["p"] == ["Crème brûlée €"]
+    assert result.stat("charset/encoding/windows-1252") == 1
+    assert result.stat("charset/source/explicit") == 1
+
+
+def test_zyte_api_style_subclass_passes_untouched() -> None:
+    item, result = crawl_rendered("ZyteApiStyleMiddleware", "text/html; charset=Shift_JIS")
+    assert item["class"] == "ZyteApiStyleResponse"
+    assert item["p"] == [PRICE]  # stock Scrapy honours encoding="utf-8"
+    assert result.stat("charset/skipped/type") == 1
+
+
+# -- the rules, response by response ---------------------------------------------------------
+
+
+def through(response: Any, settings: dict[str, Any] | None = None) -> tuple[Any, Any]:
+    mw, crawler = middleware(settings)
+    request = response.request or Request(response.url)
+    return mw.process_response(request, response), crawler
+
+
+@pytest.mark.parametrize(
+    ("label", "name"),
+    [
+        ("utf-8", "UTF-8"),
+        ("UTF8", "UTF-8"),
+        ("utf_8", "UTF-8"),
+        ("cp932", "Shift_JIS"),
+        ("ms932", "Shift_JIS"),
+        ("shift_jis", "Shift_JIS"),
+        ("latin-1", "windows-1252"),
+        ("iso8859_1", "windows-1252"),
+        ("ascii", "windows-1252"),
+        ("cp1251", "windows-1251"),
+        ("euc_jp", "EUC-JP"),
+        ("cp949", "EUC-KR"),
+        ("big5hkscs", "Big5"),
+        ("mac_roman", "macintosh"),
+        ("koi8_r", "KOI8-R"),
+        ("utf_16_le", "UTF-16LE"),
+        ("gb18030", "gb18030"),
+    ],
+)
+def test_python_codec_names_map_to_the_standard(label: str, name: str) -> None:
+    assert explicit_encoding(label) == lookup(name)
+
+
+@pytest.mark.parametrize("label", ["utf-7", "rot13", "base64", "hex", "nonsense", "", "x" * 500])
+def test_unknown_explicit_encodings_fall_back_to_sniffing(label: str) -> None:
+    body = SJIS_PAGE.encode("cp932")
+    response = HtmlResponse("http://example.jp/", body=body, encoding=label)
+    new, crawler = through(response)
+    assert new.text.endswith(f"<p>{PRICE}</p></body></html>")
+    assert new.charset_decision.source.value == "meta"
+    assert new.encoding == "cp932"  # the sniffed document's, not the unknown label
+    assert charset_stats(crawler)["charset/explicit/unknown"] == 1
+
+
+def test_a_bom_beats_an_explicit_encoding_as_in_stock_scrapy() -> None:
+    body = "\ufeffcafé".encode("utf-8")
+    response = HtmlResponse("http://example.com/", body=body, encoding="cp1252")
+    new, _ = through(response)
+    assert new.text == stock_text(response) == "café"
+    assert new.charset_decision.source.value == "bom"
+
+
+def test_explicit_beats_a_forced_encoding() -> None:
+    # The bytes were written in the explicit encoding: forcing another would garble them.
+    body = SJIS_PAGE.encode("utf-8")
+    response = HtmlResponse("http://example.jp/", body=body, encoding="utf-8")
+    new, _ = through(response, {"CHARSET_FORCE_ENCODING": "shift_jis"})
+    assert PRICE in new.text
+
+
+def test_a_cached_response_encoding_that_is_only_stock_scrapys_guess_is_not_explicit() -> None:
+    # Scrapy 2.19's HTTP cache stores response.encoding; the flag "cached" marks a hit.
+    body = b"<html><head><title>t</title></head><body><p>caf\xe9</p></body></html>"
+    headers = Headers({"Content-Type": "text/html; charset=iso-8859-2"})
+    cached = HtmlResponse(
+        "http://example.com/", body=body, headers=headers, encoding="iso8859-2", flags=["cached"]
+    )
+    new, crawler = through(cached)
+    assert new.charset_decision.source.value == "header"
+    assert "charset/explicit" not in charset_stats(crawler)
+
+
+class Ambiguous:
+    """A value without a truth value, like a numpy array or a pandas Series."""
+
+    def __bool__(self) -> bool:
+        raise ValueError("The truth value of an array with more than one element is ambiguous")
+
+
+def test_a_dont_charset_without_truth_value_does_not_cost_the_response() -> None:
+    body = SJIS_PAGE.encode("cp932")
+    request = Request("http://example.jp/", meta={"dont_charset": Ambiguous()})
+    response = HtmlResponse(request.url, body=body, request=request)
+    mw, crawler = middleware()
+    assert mw.process_response(request, response) is response
+    assert charset_stats(crawler)["charset/error/TypeError"] == 1
+
+
+def test_a_spider_charset_enabled_without_truth_value_does_not_cost_the_response() -> None:
+    import scrapy
+
+    from tests.integration.test_middleware_support import build, make_crawler
+
+    class Spider(scrapy.Spider):
+        name = "ambiguous"
+        charset_enabled = Ambiguous()
+
+    crawler = make_crawler()
+    from scrapy_charset.integration.middleware import CharsetMiddleware
+
+    mw = build(CharsetMiddleware, crawler)
+    mw._spider_opened(Spider())  # the signal handler must not raise either
+    request = Request("http://example.jp/")
+    response = HtmlResponse(request.url, body=SJIS_PAGE.encode("cp932"), request=request)
+    assert mw.process_response(request, response) is response
+    assert charset_stats(crawler)["charset/error"] == 1
+
+
+# -- XML media types, measured in Chromium ---------------------------------------------------
+
+DOCUMENTS = [
+    json.loads(line)
+    for line in gzip.open(
+        Path(__file__).parents[1] / "data" / "chromium" / "documents.jsonl.gz", "rt"
+    )
+][1:]
+XML_TYPE_DOCS = [
+    d
+    for d in DOCUMENTS
+    if d["group"] == "xml_types" and not d["id"].startswith("type-application-rss-xml")
+]
+
+
+def response_of(document: dict[str, Any]) -> Any:
+    import base64
+
+    headers = Headers(document["headers"])
+    body = base64.b64decode(document["body_b64"])
+    url = "http://127.0.0.1/doc"
+    cls = responsetypes.from_args(headers=headers, url=url, body=body)
+    return cls(url=url, headers=headers, body=body, request=Request(url))
+
+
+@pytest.mark.parametrize("document", XML_TYPE_DOCS, ids=lambda d: d["id"])
+def test_xml_media_types_follow_the_xml_rules(document: dict[str, Any]) -> None:
+    """application/xhtml+xml is an HtmlResponse in Scrapy, text/xml an XmlResponse: both are
+    decoded as Chromium parses them (UTF-8 default, XML declaration, no <meta>)."""
+    response = response_of(document)
+    new, _ = through(response, {"CHARSET_RESPONSE_TYPES": "html,xml,text"})
+    assert isinstance(new, CharsetResponseMixin)
+    assert new.charset_decision.encoding == lookup(document["chromium"]["charset"])
+
+
+def test_rss_is_xml_for_a_crawler() -> None:
+    """Chromium shows application/rss+xml as plain text (windows-1252, recorded as
+    type-application-rss-xml-*); a crawler parses a feed as XML, as the XML parsers of
+    browsers (XMLHttpRequest, DOMParser) do: UTF-8 unless declared."""
+    doc = next(d for d in DOCUMENTS if d["id"] == "type-application-rss-xml-meta")
+    new, _ = through(response_of(doc), {"CHARSET_RESPONSE_TYPES": "html,xml"})
+    assert new.charset_decision.encoding == lookup("utf-8")
+    assert new.charset_decision.source.value == "default"
+
+
+def test_star_star_after_the_charset_keeps_it() -> None:
+    body = b'<html><head><meta charset="koi8-r"></head><body>caf\xc3\xa9</body></html>'
+    headers = Headers({"Content-Type": "text/html; charset=utf-8, */*"})
+    response = HtmlResponse("http://example.com/", body=body, headers=headers)
+    new, _ = through(response)
+    assert new.charset_decision.source.value == "header"
+    assert "café" in new.text
+
+
+# -- JSON --------------------------------------------------------------------------------------
+
+
+def test_json_is_read_as_utf8_like_stock_scrapy_and_browsers() -> None:
+    body = '{"name": "café"}'.encode()
+    headers = Headers({"Content-Type": "text/plain; charset=iso-8859-1"})
+    response = TextResponse("http://example.com/a.json", body=body, headers=headers)
+    new, _ = through(response, {"CHARSET_RESPONSE_TYPES": "text"})
+    assert type(new).__name__ == "CharsetTextResponse"
+    assert new.json() == {"name": "café"}
+    assert new.json() == json.loads(body)
+    # A body that is not UTF-8/16/32 falls back to the text, as stock Scrapy 2.19 does.
+    legacy = TextResponse("http://example.com/b.json", body='"café"'.encode("cp1252"))
+    new, _ = through(legacy, {"CHARSET_RESPONSE_TYPES": "text"})
+    assert new.json() == "café"
+
+
+def test_json_responses_of_scrapy_2_19_pass_untouched() -> None:
+    body = b'{"a": "\\u00e9"}'
+    headers = Headers({"Content-Type": "application/json"})
+    cls = responsetypes.from_args(headers=headers, url="http://example.com/", body=body)
+    response = cls("http://example.com/", body=body, headers=headers)
+    new, _ = through(response, {"CHARSET_RESPONSE_TYPES": "text"})
+    if cls is TextResponse:  # Scrapy < 2.19: JSON arrives as a plain TextResponse
+        assert new.json() == {"a": "é"}
+    else:
+        assert new is response
+        assert new.json() == {"a": "é"}
+
+
+def test_decision_and_options_pickle() -> None:
+    response = XmlResponse("http://example.com/", body=b"<a>caf\xc3\xa9</a>")
+    new, _ = through(response, {"CHARSET_RESPONSE_TYPES": "xml"})
+    again = pickle.loads(pickle.dumps(new))
+    assert again.text == new.text

@@ -1,0 +1,157 @@
+"""Scrapy's response contract, for responses that went through the middleware: copies,
+recasts, to_dict()/response_from_dict() (Scrapy's HTTP cache), pickling, JSON."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import pytest
+import scrapy
+from scrapy.http import Headers, HtmlResponse, Request, TextResponse, XmlResponse
+
+from scrapy_charset.integration.middleware import CharsetMiddleware
+from scrapy_charset.integration.response import (
+    CharsetHtmlResponse,
+    CharsetTextResponse,
+    CharsetXmlResponse,
+)
+from tests.integration.test_middleware_support import build, make_crawler, middleware
+
+JA = "日本語のテキスト「カタカナ」ですね。今日はいい天気です。" * 3
+UNDECLARED_SJIS = f"<html><body><p>{JA}</p></body></html>".encode("cp932")
+PRICE_PAGE = '<html><head><meta charset="Shift_JIS"></head><body><p>価格 1,000～2,000</p>'
+
+
+def through(response: Any, settings: dict[str, Any] | None = None) -> Any:
+    mw, _ = middleware(settings)
+    return mw.process_response(response.request or Request(response.url), response)
+
+
+def explicit_response() -> Any:
+    return through(HtmlResponse("http://example.jp/", body=PRICE_PAGE.encode(), encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    "copy",
+    [
+        lambda r: r.copy(),
+        lambda r: r.replace(url="http://example.ru/other"),
+        lambda r: r.replace(flags=["x"]),
+        lambda r: r.replace(status=404),
+        lambda r: r.replace(body=r.body),
+        lambda r: pickle.loads(pickle.dumps(r)),
+    ],
+    ids=["copy", "url", "flags", "status", "body-bytes", "pickle"],
+)
+def test_copies_keep_an_explicit_encoding(copy: Any) -> None:
+    response = explicit_response()
+    again = copy(response)
+    assert type(again) is CharsetHtmlResponse
+    assert again.text == response.text
+    assert "1,000～2,000" in again.text
+    assert again.encoding == "utf-8"
+
+
+def test_to_dict_and_response_from_dict_keep_an_explicit_encoding() -> None:
+    from_dict = pytest.importorskip("scrapy.utils.response").__dict__.get("response_from_dict")
+    if from_dict is None:
+        pytest.skip("Scrapy < 2.19 has no to_dict()")
+    response = explicit_response()
+    stored = pickle.loads(pickle.dumps(response.to_dict(), protocol=4))  # as the cache does
+    again = from_dict(stored)
+    assert type(again) is CharsetHtmlResponse
+    assert again.text == response.text
+    assert again.encoding == "utf-8"
+
+
+class CrawlerDetector:
+    """A detector built with from_crawler that keeps its crawler (which cannot be pickled)."""
+
+    def __init__(self, crawler: Any) -> None:
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> CrawlerDetector:
+        return cls(crawler)
+
+    def detect(self, data: bytes, *, tld: str | None) -> Any:
+        return None
+
+
+@pytest.mark.parametrize("detector", [None, f"{__name__}.CrawlerDetector"])
+def test_undeclared_pages_survive_pickle_and_to_dict(detector: str | None) -> None:
+    settings = {"CHARSET_DETECTOR": detector} if detector else {}
+    response = through(HtmlResponse("http://example.jp/", body=UNDECLARED_SJIS), settings)
+    # A copy with a new body decodes lazily, with the same options.
+    lazy = response.replace(body=UNDECLARED_SJIS + b" ")
+    for candidate in (response, lazy):
+        again = pickle.loads(pickle.dumps(candidate))
+        assert again.text.startswith(candidate.text[:20])
+        if hasattr(candidate, "to_dict"):
+            data = pickle.loads(pickle.dumps(candidate.to_dict()))
+            assert data["charset_options"].kind == "html"
+
+
+@pytest.mark.parametrize("cls", [HtmlResponse, XmlResponse, TextResponse])
+def test_recast_to_scrapys_classes(cls: type) -> None:
+    sjis = '<html><head><meta charset="shift_jis"></head><body><p>日本語</p></body></html>'
+    response = through(HtmlResponse("http://example.jp/", body=sjis.encode("cp932")))
+    recast = response.replace(cls=cls)
+    assert type(recast) is cls
+    assert recast.text == response.text
+    assert recast.css("p::text").get() == "日本語" if cls is HtmlResponse else True
+
+
+def test_recast_between_our_classes_uses_the_target_rules() -> None:
+    body = b'<?xml version="1.0"?><a><meta charset="koi8-r"/>caf\xc3\xa9</a>'
+    html = through(HtmlResponse("http://example.com/", body=body))
+    assert html.charset_decision.source.value == "meta"  # HTML rules: the <meta> counts
+    xml = html.replace(cls=CharsetXmlResponse)
+    assert xml.charset_decision.source.value == "default"  # XML: UTF-8, no <meta>
+    assert "café" in xml.text
+    back = xml.replace(cls=CharsetHtmlResponse)
+    assert back.charset_decision.source.value == "meta"
+
+
+def test_our_classes_built_directly_use_their_own_rules() -> None:
+    body = b'<a><meta charset="koi8-r"/>caf\xc3\xa9</a>'
+    assert CharsetXmlResponse("http://example.com/", body=body).text == body.decode()
+    assert CharsetHtmlResponse("http://example.com/", body=body).charset_decision.source == "meta"
+    plain = CharsetTextResponse("http://example.com/", body=body)
+    assert plain.charset_decision.source.value == "utf8"  # plain text: no <meta> either
+
+
+def test_replace_url_keeps_the_text_of_a_tld_dependent_page() -> None:
+    body = "Съешь же ещё этих мягких французских булок".encode("cp1251")
+    mw, _ = middleware({"CHARSET_DETECTOR": "none"})
+    response = mw.process_response(
+        Request("http://example.ru/"), HtmlResponse("http://example.ru/", body=body)
+    )
+    assert response.charset_decision.source.value == "tld"
+    moved = response.replace(url="http://example.com/")
+    assert moved.text == response.text
+    assert moved.charset_decision == response.charset_decision
+
+
+def test_json_reads_utf8_whatever_the_charset() -> None:
+    body = '{"a": "café"}'.encode()
+    headers = Headers({"Content-Type": "text/html; charset=iso-8859-1"})
+    response = through(HtmlResponse("http://example.com/", body=body, headers=headers))
+    assert "cafÃ©" in response.text  # the browser's text of that page
+    assert response.json() == {"a": "café"}  # but JSON is UTF-8, as stock Scrapy reads it
+
+
+def test_middleware_with_from_crawler_detector_makes_no_unpicklable_responses() -> None:
+    crawler = make_crawler({"CHARSET_DETECTOR": f"{__name__}.CrawlerDetector"})
+    mw = build(CharsetMiddleware, crawler)
+
+    class Spider(scrapy.Spider):
+        name = "s"
+
+    mw._spider_opened(Spider())
+    request = Request("http://example.jp/")
+    response = mw.process_response(
+        request, HtmlResponse(request.url, body=UNDECLARED_SJIS, request=request)
+    )
+    pickle.dumps(response.replace(request=None))
