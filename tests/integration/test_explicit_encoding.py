@@ -10,11 +10,13 @@ from __future__ import annotations
 import gzip
 import json
 import pickle
+import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
-from scrapy.http import Headers, HtmlResponse, Request, TextResponse, XmlResponse
+from scrapy.exceptions import ScrapyDeprecationWarning
+from scrapy.http import FormRequest, Headers, HtmlResponse, Request, TextResponse, XmlResponse
 from scrapy.responsetypes import responsetypes
 
 from scrapy_charset.encoding import lookup
@@ -140,8 +142,56 @@ def test_unknown_explicit_encodings_fall_back_to_sniffing(label: str) -> None:
     new, crawler = through(response)
     assert new.text.endswith(f"<p>{PRICE}</p></body></html>")
     assert new.charset_decision.source.value == "meta"
-    assert new.encoding == "cp932"  # the sniffed document's, not the unknown label
+    # The sniffed document's encoder, not the unknown label.
+    assert new.encoding == "scrapy-charset-shift_jis"
     assert charset_stats(crawler)["charset/explicit/unknown"] == 1
+
+
+QUERY = "東京～ é€"  # "～" is A1C1 in EUC-JP to a browser; "é" is missing from the CJK ones
+
+
+@pytest.mark.parametrize(
+    ("label", "name"),
+    [
+        ("cp932", "shift_jis"),
+        ("euc_jp", "euc-jp"),
+        ("gbk", "gbk"),
+        ("big5", "big5"),
+        ("latin-1", "windows-1252"),
+        ("koi8_r", "koi8-r"),
+        ("utf-8", "utf-8"),
+    ],
+)
+def test_an_explicit_encoding_encodes_urls_and_forms_like_the_declared_one(
+    label: str, name: str
+) -> None:
+    """An explicit encoding gives the same response.encoding, follow() URL, form data and
+    re-encoded text as the same page declaring that encoding in its header (whose output is
+    checked against Chromium in test_chromium_urls)."""
+    page = (
+        '<html><body><a href="/q?w=QUERY">x</a><form action="/f"><input name="q" value="QUERY">'
+        "</form></body></html>"
+    ).replace("QUERY", QUERY)
+    body = page.encode(lookup(name).python_codec, "xmlcharrefreplace")
+    explicit, _ = through(HtmlResponse("http://example.jp/", body=body, encoding=label))
+    declared, _ = through(
+        HtmlResponse(
+            "http://example.jp/",
+            body=body,
+            headers={"Content-Type": f"text/html; charset={name}"},
+        )
+    )
+    assert explicit.charset_decision.source.value == "explicit"
+    assert explicit.text == declared.text
+    assert explicit.encoding == declared.encoding
+    assert explicit.text.encode(explicit.encoding) == declared.text.encode(declared.encoding)
+    assert explicit.follow(explicit.css("a")[0]).url == declared.follow(declared.css("a")[0]).url
+    with warnings.catch_warnings():  # deprecated in Scrapy 2.19, still used
+        warnings.simplefilter("ignore", ScrapyDeprecationWarning)
+        explicit_form = FormRequest.from_response(explicit)
+        declared_form = FormRequest.from_response(declared)
+    assert explicit_form.url == declared_form.url
+    assert "%" in explicit_form.url or name == "utf-8"
 
 
 def test_a_bom_beats_an_explicit_encoding_as_in_stock_scrapy() -> None:
