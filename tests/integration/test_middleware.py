@@ -414,7 +414,8 @@ def test_replace_with_new_body_decodes_it_the_browser_way() -> None:
     assert as_str.text == f"<p>{JA}</p>"
 
     explicit = result.replace(body=f"<p>{RU}</p>".encode("cp1251"), encoding="windows-1251")
-    assert explicit.text == f"<p>{RU}</p>" and explicit.encoding == "windows-1251"
+    assert explicit.text == f"<p>{RU}</p>"
+    assert explicit.encoding == "scrapy-charset-windows-1251"  # the explicit encoding's encoder
 
 
 def test_response_built_directly_decodes_lazily() -> None:
