@@ -36,16 +36,15 @@ class Mojibake(NamedTuple):
     misread_as: str  # the single-byte encoding the UTF-8 bytes were read with
 
 
-def _byte_to_char_table(codec: str) -> dict[int, str]:
-    # Bytes 0x80-0xFF as a browser's single-byte decoder yields them; bytes the Python codec
-    # leaves undefined map to the C1 control of the same value, as the WHATWG indexes do.
-    table: dict[int, str] = {}
-    for byte in range(0x80, 0x100):
-        try:
-            table[byte] = bytes([byte]).decode(codec)
-        except UnicodeDecodeError:
-            table[byte] = chr(byte)
-    return table
+def _byte_to_char_table(codec: str) -> str:
+    """Bytes 0x80-0xFF as a browser's single-byte decoder yields them (byte 0x80 + i at index
+    i); bytes the Python codec leaves undefined map to the C1 control of the same value, as
+    the WHATWG indexes do."""
+    chars = bytes(range(0x80, 0x100)).decode(codec, "surrogateescape")
+    return chars.translate(_ESCAPED_TO_C1)
+
+
+_ESCAPED_TO_C1 = {0xDC00 + byte: byte for byte in range(0x80, 0x100)}
 
 
 def _char_class(chars: set[str]) -> str:
@@ -82,36 +81,44 @@ def _utf8_prefilters(leads: set[str], cont: set[str]) -> tuple[tuple[int, re.Pat
 
 
 class _Misreading:
-    """UTF-8 read as one single-byte encoding: which characters stand for which bytes."""
+    """UTF-8 read as one single-byte encoding: which characters stand for which bytes.
 
-    def __init__(self, name: str, byte_tables: tuple[dict[int, str], ...]) -> None:
+    Only the characters are worked out when the module is imported (the compiled clean-text
+    check needs them); the tables and patterns of the exact checks on first use."""
+
+    def __init__(self, name: str, byte_tables: tuple[str, ...]) -> None:
         self.name = name
-        to_byte: dict[int, int] = {}
-        by_byte: dict[int, set[str]] = {}
-        for table in byte_tables:
-            for byte, char in table.items():
-                to_byte.setdefault(ord(char), byte)
-                by_byte.setdefault(byte, set()).add(char)
-        # str.translate maps characters to latin-1 stand-ins for their bytes.
-        self.to_latin1 = {cp: chr(byte) for cp, byte in to_byte.items()}
-
-        def chars(lo: int, hi: int) -> set[str]:
-            return {c for b in range(lo, hi + 1) for c in by_byte[b]}
-
-        leads, cont = chars(0xC2, 0xF4), chars(0x80, 0xBF)
-        self.lead_chars, self.continuation_chars = "".join(sorted(leads)), "".join(sorted(cont))
+        self.byte_tables = byte_tables  # each: the characters for bytes 0x80-0xFF
+        # UTF-8 lead bytes C2-F4 and continuation bytes 80-BF.
+        self.lead_chars = "".join(sorted({c for t in byte_tables for c in t[0x42:0x75]}))
+        self.continuation_chars = "".join(sorted({c for t in byte_tables for c in t[:0x40]}))
         self.decoded: dict[str, str | None] = {}  # stretch -> what it reads as (see _decoded)
-        # UTF-8 sequence length announced by each lead character's byte.
-        self.lengths = {
-            c: 2 if b < 0xE0 else 3 if b < 0xF0 else 4
-            for b in range(0xC2, 0xF5)
-            for c in by_byte[b]
+
+    @functools.cached_property
+    def to_latin1(self) -> dict[int, str]:
+        """For str.translate: characters to latin-1 stand-ins for their bytes."""
+        to_byte: dict[int, int] = {}
+        for table in self.byte_tables:
+            for offset, char in enumerate(table):
+                to_byte.setdefault(ord(char), 0x80 + offset)
+        return {cp: chr(byte) for cp, byte in to_byte.items()}
+
+    @functools.cached_property
+    def lengths(self) -> dict[str, int]:
+        """UTF-8 sequence length announced by each lead character's byte."""
+        return {
+            table[byte - 0x80]: 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+            for byte in range(0xC2, 0xF5)
+            for table in self.byte_tables
         }
-        # A prefilter match holds one of the first UTF-8 bytes of the leads and one of those of
-        # the continuation characters.
-        self.first_bytes = (
-            {char.encode("utf-8")[0] for char in leads},
-            {char.encode("utf-8")[0] for char in cont},
+
+    @functools.cached_property
+    def first_bytes(self) -> tuple[set[int], set[int]]:
+        """A prefilter match holds one of the first UTF-8 bytes of the leads and one of those
+        of the continuation characters."""
+        return (
+            {char.encode("utf-8")[0] for char in self.lead_chars},
+            {char.encode("utf-8")[0] for char in self.continuation_chars},
         )
 
     # The patterns are compiled on first use, not at import (most crawls never need them: the
@@ -134,7 +141,7 @@ class _Misreading:
 
 
 _WINDOWS_1252 = _byte_to_char_table("cp1252")
-_LATIN_1 = {byte: chr(byte) for byte in range(0x80, 0x100)}
+_LATIN_1 = bytes(range(0x80, 0x100)).decode("latin-1")
 _WINDOWS_1251 = _byte_to_char_table("cp1251")
 _WINDOWS_1250 = _byte_to_char_table("cp1250")
 
@@ -149,20 +156,20 @@ _MISREADINGS = (
 
 
 
-@functools.cache
-def _prefilters() -> tuple[tuple[int, re.Pattern[bytes]], ...]:
-    return tuple(p for m in _MISREADINGS for p in m.prefilters)
-
-
 # Text without any of these bytes has no prefilter match: for windows-1252 and windows-1250
 # they are the first bytes of all continuation characters, for windows-1251 those of all
 # leads (Cyrillic, D0 and D1). may_have_mojibake spells them out (a loop costs a third more).
 _GATE_BYTES = frozenset({0xC2, 0xC4, 0xC5, 0xC6, 0xCB, 0xD0, 0xD1, 0xE2})
-if not all(
-    leads <= _GATE_BYTES or cont <= _GATE_BYTES
-    for leads, cont in (m.first_bytes for m in _MISREADINGS)
-):
-    raise AssertionError("may_have_mojibake's byte test misses prefilter matches")
+
+
+@functools.cache
+def _prefilters() -> tuple[tuple[int, re.Pattern[bytes]], ...]:
+    if not all(
+        leads <= _GATE_BYTES or cont <= _GATE_BYTES
+        for leads, cont in (m.first_bytes for m in _MISREADINGS)
+    ):
+        raise AssertionError("may_have_mojibake's byte test misses prefilter matches")
+    return tuple(p for m in _MISREADINGS for p in m.prefilters)
 
 
 def count_replacements(text: str) -> int:
@@ -246,9 +253,10 @@ def _decoded(chunk: str, misreading: _Misreading) -> str | None:
             repaired = chunk.translate(misreading.to_latin1).encode("latin-1").decode("utf-8")
         except ValueError:  # (UnicodeError is one)
             repaired = None
-        if len(cache) >= 4096:  # chunks repeat within and across texts; keep the cache small
-            cache.clear()
-        cache[chunk] = repaired
+        if len(chunk) <= 32:  # short stretches and words repeat within and across texts
+            if len(cache) >= 4096:
+                cache.clear()
+            cache[chunk] = repaired
     return repaired
 
 
@@ -431,7 +439,8 @@ def _best_misreading(text: str) -> tuple[_Misreading | None, int]:
     could still beat the best so far (its matches bound what it can count).
     """
     matches = sorted(
-        ((len(m.pattern.findall(text)), i, m) for i, m in enumerate(_MISREADINGS)),
+        # (counted as they stream by: a list of matches would take memory per damaged character)
+        ((sum(1 for _ in m.pattern.finditer(text)), i, m) for i, m in enumerate(_MISREADINGS)),
         key=lambda t: (-t[0], t[1]),
     )
     best, best_count, failures = None, 0, 0

@@ -16,7 +16,6 @@ are switched on. No Scrapy import but ``DropItem``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from scrapy.exceptions import DropItem
@@ -31,15 +30,14 @@ _SCALARS = (bytes, bytearray, memoryview, int, float, complex, type(None))
 _UNKNOWN: Any = object()
 
 
-@dataclass(frozen=True)
-class ValueCheck:
+class ValueCheck(NamedTuple):
     """A damaged text value found in an item, at a field path such as ``offers[].name``."""
 
     path: str
     replacement_chars: int
     mojibake_chars: int
-    state: FieldState | None = field(default=None, compare=False, repr=False)
-    value: str = field(default="", compare=False, repr=False)  # the text itself
+    state: FieldState | None = None
+    value: str = ""  # the text itself
 
 
 class Repair(NamedTuple):
@@ -48,14 +46,18 @@ class Repair(NamedTuple):
     after: str
 
 
-@dataclass
 class Findings:
     """What the walk over one item found: every wanted text value (the FieldState of a clean
     one, the ValueCheck of a damaged one), the damaged ones, and the repairs made."""
 
-    found: list[FieldState | ValueCheck] = field(default_factory=list)
-    damaged: list[ValueCheck] = field(default_factory=list)
-    repairs: list[Repair] = field(default_factory=list)
+    __slots__ = ("found", "damaged", "repairs")
+
+    def __init__(
+        self, found: list[FieldState | ValueCheck], damaged: list[ValueCheck]
+    ) -> None:
+        self.found = found
+        self.damaged = damaged
+        self.repairs: list[Repair] = []
 
 
 class Context(NamedTuple):

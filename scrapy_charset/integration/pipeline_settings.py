@@ -5,15 +5,13 @@ Read and validated once, so a wrong value fails at start-up with a message namin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..quality import NORMAL_FORMS, NormalForm
 from .settings import CharsetSettingsError, get_bool, get_list, get_number
 
 
-@dataclass(frozen=True)
-class PipelineConfig:
+class PipelineConfig(NamedTuple):
     enabled: bool = True
     fields: tuple[str, ...] = ()  # field paths to inspect; empty: every field
     threshold: float | None = 0.25  # absolute damaged-value rate that flags a field

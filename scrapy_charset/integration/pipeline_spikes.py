@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Spike:
+class Spike(NamedTuple):
     path: str
     reason: str  # "threshold" or "jump"
     damaged: int
@@ -36,8 +35,7 @@ class Spike:
         return self.damaged / self.values
 
 
-@dataclass(frozen=True)
-class SpikeRule:
+class SpikeRule(NamedTuple):
     window: int = 50
     threshold: float | None = 0.25
     factor: float = 3.0

@@ -271,11 +271,11 @@ _JAPANESE_COMMON_KANJI = (
     "市政代最問家性対度物気明的通主実全不定理目関電話"
 )
 _TYPICAL = {
-    "Shift_JIS": re.compile("[\u3040-\u30ff" + _JAPANESE_COMMON_KANJI + "]"),
-    "EUC-JP": re.compile("[\u3040-\u30ff" + _JAPANESE_COMMON_KANJI + "]"),
-    "EUC-KR": re.compile("[\uac00-\ud7a3]"),
-    "GBK": re.compile("[" + _SIMPLIFIED_COMMON + "]"),
-    "Big5": re.compile("[" + _TRADITIONAL_COMMON + "]"),
+    "Shift_JIS": "[\u3040-\u30ff" + _JAPANESE_COMMON_KANJI + "]",
+    "EUC-JP": "[\u3040-\u30ff" + _JAPANESE_COMMON_KANJI + "]",
+    "EUC-KR": "[\uac00-\ud7a3]",
+    "GBK": "[" + _SIMPLIFIED_COMMON + "]",
+    "Big5": "[" + _TRADITIONAL_COMMON + "]",
 }
 # A reading scoring at least this (half the typical share) is taken as the page's language.
 _TYPICAL_ENOUGH = 0.5
@@ -297,7 +297,9 @@ def cjk_score(text: str, encoding_name: str) -> float:
     letters = sum(map(str.isalpha, non_ascii))
     if not letters:
         return 0.0
-    return _count(_TYPICAL[encoding_name], non_ascii) / letters / _TYPICAL_SHARE[encoding_name]
+    # (re caches the compiled patterns: compiled on first use, not when the module is imported)
+    typical = re.compile(_TYPICAL[encoding_name])
+    return _count(typical, non_ascii) / letters / _TYPICAL_SHARE[encoding_name]
 
 
 def best_cjk(
