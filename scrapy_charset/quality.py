@@ -132,8 +132,12 @@ class _Misreading:
 
     @functools.cached_property
     def run_pattern(self) -> re.Pattern[str]:
-        """Adjacent stretches of the pattern, as one region."""
-        return re.compile(f"(?:{self.pattern.pattern})+")
+        """A region holding adjacent stretches of the pattern: from a lead character to the
+        last continuation character of the leads and continuations that follow. (One class
+        repeated, not a repeated group, which would keep state per stretch matched.)"""
+        leads, continuations = set(self.lead_chars), set(self.continuation_chars)
+        either = _char_class(leads | continuations)
+        return re.compile(f"{_char_class(leads)}{either}*{_char_class(continuations)}")
 
     @functools.cached_property
     def prefilters(self) -> tuple[tuple[int, re.Pattern[bytes]], ...]:
@@ -267,10 +271,11 @@ def _candidates(
     ``failed[0]`` counts those that look like one but are not UTF-8.
 
     Adjacent stretches come as one region (``run_pattern``): when the whole region is valid
-    UTF-8 of two or more characters that are all text, it comes as one Mojibake whose
-    ``repaired`` holds them all (each of them evidence: a mis-decoded word, see _judged), so
-    that garbled text costs one step per word, not per character. Otherwise the region is
-    taken stretch by stretch."""
+    UTF-8 (then it is nothing but adjacent stretches) of two or more characters that are all
+    text, it comes as one Mojibake whose ``repaired`` holds them all (each of them evidence: a
+    mis-decoded word, see _judged), so that garbled text costs one step per word, not per
+    character. Otherwise the region is taken stretch by stretch (no stretch crosses a
+    region's ends)."""
     lengths, name = misreading.lengths, misreading.name
     for region in misreading.run_pattern.finditer(text):
         start, end = region.span()
