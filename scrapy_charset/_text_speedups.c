@@ -173,6 +173,42 @@ str_clean(PyObject *module, PyObject *text)
     return PyBool_FromLong(text_clean(text));
 }
 
+/* count_stretches(text, m): how many characters of misreading m's leads are followed by one of
+ * its continuations, which is how many matches its pattern [leads][continuations]+ has. */
+static PyObject *
+count_stretches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
+        return NULL;
+    }
+    long m;
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyLong_Check(args[1]) ||
+        (m = PyLong_AsLong(args[1])) < 0 || m >= MAX_MISREADINGS) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "count_stretches(text: str, misreading: int)");
+        }
+        return NULL;
+    }
+    PyObject *text = args[0];
+    Py_ssize_t count = 0;
+    if (!PyUnicode_IS_ASCII(text)) {
+        const unsigned char bit = (unsigned char)(1 << m);
+        const int kind = PyUnicode_KIND(text);
+        const void *data = PyUnicode_DATA(text);
+        const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+        for (Py_ssize_t i = 0; i + 1 < n; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (c <= lead_hi && (leads[c] & bit)) {
+                Py_UCS4 next = PyUnicode_READ(kind, data, i + 1);
+                count += next < BMP && (continuations[next] & bit);
+            }
+        }
+    }
+    return PyLong_FromSsize_t(count);
+}
+
 static int
 mark(PyObject *chars, unsigned char *table, unsigned char bit)
 {
@@ -245,6 +281,9 @@ static PyMethodDef methods[] = {
      "U+FFFD and no mojibake candidate; then 2 if its keys are the tuple keys, in order, else 1."},
     {"text_clean", str_clean, METH_O,
      "text_clean(text): True when the str holds no U+FFFD and no mojibake candidate."},
+    {"count_stretches", (PyCFunction)(void (*)(void))count_stretches, METH_FASTCALL,
+     "count_stretches(text, misreading): how many of the misreading's lead characters are\n"
+     "followed by one of its continuation characters."},
     {"configure", configure, METH_O,
      "Set the misreadings: a sequence of (lead characters, continuation characters)."},
     {NULL, NULL, 0, NULL},

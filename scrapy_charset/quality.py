@@ -221,6 +221,11 @@ def _dict_values_clean_python(item: dict[Any, Any], keys: tuple[Any, ...] | None
     return 2 if keys is not None and tuple(item) == keys else 1
 
 
+def _count_stretches_python(text: str, misreading: int) -> int:
+    # (counted as they stream by: a list of matches would take memory per damaged character)
+    return sum(1 for _ in _MISREADINGS[misreading].pattern.finditer(text))
+
+
 def _text_clean_python(text: str) -> bool:
     return "\ufffd" not in text and not may_have_mojibake(text)
 
@@ -236,15 +241,19 @@ dict_values_clean: Callable[..., int]
 # text_clean(text): True means the text holds no U+FFFD and count_mojibake finds nothing
 # (False only means the exact checks must look).
 text_clean: Callable[[str], bool]
+# count_stretches(text, i): how many matches _MISREADINGS[i].pattern has in the text.
+count_stretches: Callable[[str, int], int]
 try:
     from . import _text_speedups
 except ImportError:  # built without a C compiler
     dict_values_clean = _dict_values_clean_python
     text_clean = _text_clean_python
+    count_stretches = _count_stretches_python
 else:
     _text_speedups.configure([(m.lead_chars, m.continuation_chars) for m in _MISREADINGS])
     dict_values_clean = _text_speedups.dict_values_clean
     text_clean = _text_speedups.text_clean
+    count_stretches = _text_speedups.count_stretches
 
 
 def _decoded(chunk: str, misreading: _Misreading) -> str | None:
@@ -444,8 +453,7 @@ def _best_misreading(text: str) -> tuple[_Misreading | None, int]:
     could still beat the best so far (its matches bound what it can count).
     """
     matches = sorted(
-        # (counted as they stream by: a list of matches would take memory per damaged character)
-        ((sum(1 for _ in m.pattern.finditer(text)), i, m) for i, m in enumerate(_MISREADINGS)),
+        ((count_stretches(text, i), i, m) for i, m in enumerate(_MISREADINGS)),
         key=lambda t: (-t[0], t[1]),
     )
     best, best_count, failures = None, 0, 0

@@ -92,3 +92,24 @@ def test_long_text_at_every_offset_agrees_with_python(padding: str) -> None:
                 text = padding * offset + piece + padding * (length - offset)
                 expected = "\ufffd" not in text and not may_have_mojibake(text)
                 assert _text_speedups.text_clean(text) == expected, (padding, piece, offset)
+
+
+@needs_compiled
+@settings(max_examples=400, deadline=None)
+@given(_texts)
+def test_count_stretches_counts_the_pattern_matches(text: str) -> None:
+    """The compiled count orders the misreadings in find_mojibake: it must be the number of
+    matches of each misreading's pattern."""
+    assert _text_speedups is not None
+    for index, misreading in enumerate(quality._MISREADINGS):
+        expected = len(misreading.pattern.findall(text))
+        assert _text_speedups.count_stretches(text, index) == expected
+        assert quality._count_stretches_python(text, index) == expected
+
+
+@needs_compiled
+def test_count_stretches_argument_errors() -> None:
+    assert _text_speedups is not None
+    for bad in [("text", 9), ("text", -1), (b"bytes", 0), ("text", "0")]:
+        with pytest.raises((TypeError, ValueError, OverflowError)):
+            _text_speedups.count_stretches(*bad)  # type: ignore[arg-type]
