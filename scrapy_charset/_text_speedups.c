@@ -3,9 +3,10 @@
  * dict_values_clean(d, keys) is non-zero when every value of the dict d is a str holding no
  * U+FFFD and no mojibake candidate (2 when d's keys are also the tuple keys, in order). A
  * candidate is a character that some misreading (UTF-8 read as windows-1252, ...) gives for a
- * UTF-8 lead byte, followed by one it gives for a continuation byte. The
- * character sets come from scrapy_charset.quality through configure(); a 0 only sends the
- * item to the exact, pure-Python inspection, so the check may be generous, never strict.
+ * UTF-8 lead byte, followed by as many characters it gives for continuation bytes as that
+ * lead byte announces. The character sets come from scrapy_charset.quality through
+ * configure(); a 0 only sends the item to the exact, pure-Python inspection, so the check may
+ * be generous, never strict.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -22,22 +23,35 @@ static unsigned char continuations[BMP];
 static Py_UCS4 lead_lo = BMP, lead_hi = 0, cont_lo = BMP, cont_hi = 0;
 static int configured = 0;
 
-/* Whether text[i] is U+FFFD or a lead character followed by a continuation character of the
- * same misreading: the exact test, one character at a time. */
+/* The fewest continuation characters a lead character announces (1 to 3), over the
+ * misreadings it is a lead of: a stretch needs that many after it to be a character. */
+static unsigned char announced[BMP];
+
+/* Whether text[i] is U+FFFD or a lead character followed by as many continuation characters
+ * of the same misreading as it announces: the exact test, one character at a time. */
 static inline int
-suspect_at(Py_UCS4 c, Py_UCS4 next)
+suspect_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
 {
-    return c == 0xFFFD ||
-           (c <= lead_hi && leads[c] && next < BMP && (leads[c] & continuations[next]));
+    Py_UCS4 c = PyUnicode_READ(kind, data, i);
+    if (c == 0xFFFD) {
+        return 1;
+    }
+    if (c > lead_hi || !leads[c] || i + announced[c] >= n) {
+        return 0;
+    }
+    unsigned char bits = leads[c];
+    for (Py_ssize_t k = 1; k <= announced[c] && bits; k++) {
+        Py_UCS4 next = PyUnicode_READ(kind, data, i + k);
+        bits = next < BMP ? bits & continuations[next] : 0;
+    }
+    return bits != 0;
 }
 
-#define READ(TYPE, s, n, i) ((i) < (n) ? (Py_UCS4)((const TYPE *)(s))[i] : 0)
-
-/* The exact test over characters [from, to) of a text of n characters: 1 if one is suspect. */
-#define EXACT(TYPE, s, n, from, to)                                                           \
+/* The exact test over characters [from, to): 0 (not clean) from the caller if one is suspect. */
+#define EXACT(from, to)                                                                       \
     do {                                                                                      \
         for (Py_ssize_t j_ = (from); j_ < (to); j_++) {                                       \
-            if (suspect_at(((const TYPE *)(s))[j_], READ(TYPE, s, n, j_ + 1))) {              \
+            if (suspect_at(kind, data, n, j_)) {                                              \
                 return 0;                                                                     \
             }                                                                                 \
         }                                                                                     \
@@ -84,7 +98,7 @@ typedef uint32_t u32x4 __attribute__((vector_size(16)));
         for (; i + per_block + 1 <= n; i += per_block) {                                      \
             VEC hit = HIT(TYPE, VEC, WITH_FFFD, i);                                           \
             if (ANY(hit)) {                                                                   \
-                EXACT(TYPE, data, n, i, i + per_block);                                       \
+                EXACT(i, i + per_block);                                       \
             }                                                                                 \
         }                                                                                     \
     } while (0)
@@ -100,19 +114,20 @@ text_clean(PyObject *text)
         return 1;
     }
     const void *data = PyUnicode_DATA(text);
+    const int kind = PyUnicode_KIND(text);
     Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
-    switch (PyUnicode_KIND(text)) {
+    switch (kind) {
     case PyUnicode_1BYTE_KIND: /* (no U+FFFD can be here) */
         BLOCKS(Py_UCS1, u8x16, 0);
-        EXACT(Py_UCS1, data, n, i, n);
+        EXACT(i, n);
         break;
     case PyUnicode_2BYTE_KIND:
         BLOCKS(Py_UCS2, u16x8, 1);
-        EXACT(Py_UCS2, data, n, i, n);
+        EXACT(i, n);
         break;
     default:
         BLOCKS(Py_UCS4, u32x4, 1);
-        EXACT(Py_UCS4, data, n, i, n);
+        EXACT(i, n);
     }
     return 1;
 }
@@ -236,10 +251,34 @@ mark(PyObject *chars, unsigned char *table, unsigned char bit)
     return 0;
 }
 
+/* lengths[i]: the UTF-8 sequence length ('2' to '4') that lead_chars[i] stands for. */
+static int
+announce(PyObject *lead_chars, PyObject *lengths)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(lead_chars);
+    if (PyUnicode_GET_LENGTH(lengths) != n) {
+        PyErr_SetString(PyExc_ValueError, "one length per lead character");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(lead_chars, i), length = PyUnicode_READ_CHAR(lengths, i);
+        if (length < '2' || length > '4') {
+            PyErr_SetString(PyExc_ValueError, "lengths are '2', '3' or '4'");
+            return -1;
+        }
+        unsigned char need = (unsigned char)(length - '1');
+        if (!announced[c] || need < announced[c]) {
+            announced[c] = need;
+        }
+    }
+    return 0;
+}
+
 static PyObject *
 configure(PyObject *module, PyObject *misreadings)
 {
-    PyObject *sequence = PySequence_Fast(misreadings, "expected a sequence of (leads, continuations)");
+    PyObject *sequence =
+        PySequence_Fast(misreadings, "expected a sequence of (leads, continuations, lengths)");
     if (sequence == NULL) {
         return NULL;
     }
@@ -251,15 +290,18 @@ configure(PyObject *module, PyObject *misreadings)
     }
     memset(leads, 0, sizeof(leads));
     memset(continuations, 0, sizeof(continuations));
+    memset(announced, 0, sizeof(announced));
     lead_lo = cont_lo = BMP;
     lead_hi = cont_hi = 0;
     configured = 0;
     for (Py_ssize_t m = 0; m < count; m++) {
-        PyObject *pair = PySequence_Fast_GET_ITEM(sequence, m);
-        PyObject *lead_chars, *continuation_chars;
-        if (!PyArg_ParseTuple(pair, "UU:configure", &lead_chars, &continuation_chars) ||
+        PyObject *triple = PySequence_Fast_GET_ITEM(sequence, m);
+        PyObject *lead_chars, *continuation_chars, *lengths;
+        if (!PyArg_ParseTuple(triple, "UUU:configure", &lead_chars, &continuation_chars,
+                              &lengths) ||
             mark(lead_chars, leads, (unsigned char)(1 << m)) < 0 ||
-            mark(continuation_chars, continuations, (unsigned char)(1 << m)) < 0) {
+            mark(continuation_chars, continuations, (unsigned char)(1 << m)) < 0 ||
+            announce(lead_chars, lengths) < 0) {
             Py_DECREF(sequence);
             return NULL;
         }
@@ -285,7 +327,8 @@ static PyMethodDef methods[] = {
      "count_stretches(text, misreading): how many of the misreading's lead characters are\n"
      "followed by one of its continuation characters."},
     {"configure", configure, METH_O,
-     "Set the misreadings: a sequence of (lead characters, continuation characters)."},
+     "Set the misreadings: a sequence of (lead characters, continuation characters, the\n"
+     "UTF-8 length each lead character announces, as digits)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -250,7 +250,12 @@ except ImportError:  # built without a C compiler
     text_clean = _text_clean_python
     count_stretches = _count_stretches_python
 else:
-    _text_speedups.configure([(m.lead_chars, m.continuation_chars) for m in _MISREADINGS])
+    _text_speedups.configure(
+        [
+            (m.lead_chars, m.continuation_chars, "".join(str(m.lengths[c]) for c in m.lead_chars))
+            for m in _MISREADINGS
+        ]
+    )
     dict_values_clean = _text_speedups.dict_values_clean
     text_clean = _text_speedups.text_clean
     count_stretches = _text_speedups.count_stretches

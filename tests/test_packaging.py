@@ -164,7 +164,7 @@ def test_the_scrapy_parts_leave_itemadapter_and_the_mojibake_patterns_for_later(
         "import scrapy_charset.integration.addon, scrapy_charset.integration.middleware, "
         "scrapy_charset.integration.pipeline as p; "
         "from scrapy_charset import quality as q; "
-        "assert 'pattern' not in vars(q._MISREADINGS[0]); "
+        "assert 'run_pattern' not in vars(q._MISREADINGS[0]); "
     )
     modules = _modules_after_import(parts + "p")
     assert not [m for m in modules if m.split(".")[0] in {"itemadapter", "pydantic"}]
@@ -173,7 +173,7 @@ def test_the_scrapy_parts_leave_itemadapter_and_the_mojibake_patterns_for_later(
         "from scrapy.utils.test import get_crawler; "
     )
     garbled = "p.CharsetPipeline(M(get_crawler())).process_item({'t': 'CafÃ© x'}); "
-    compiled = "assert 'pattern' in vars(q._MISREADINGS[0])"
+    compiled = "assert 'run_pattern' in vars(q._MISREADINGS[0])"
     modules = _modules_after_import(parts + stats + garbled + compiled)
     assert "itemadapter" not in modules
     dataclass = (
