@@ -505,7 +505,7 @@ def run(
             for records in audit_units_in_processes(
                 units, options, browser, defaults, opts.jobs or os.cpu_count() or 1
             ):
-                for record in records:
+                for record in records:  # streamed from the worker's spool file
                     audit.add_record(record)
                 audit.progress.advance_inputs(1)
         else:

@@ -41,7 +41,19 @@ def _summary_rows(out: str) -> list[dict[str, object]]:
     ]
 
 
-def test_jobs_give_the_same_records_and_summary(archive: Path) -> None:
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+def test_jobs_give_the_same_records_and_summary(
+    archive: Path, start: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import multiprocessing
+
+    from scrapy_charset.tools import audit_parallel
+
+    if start == "spawn":  # as on macOS and Windows, or with a threaded parent
+        monkeypatch.setattr(audit_parallel, "pool_context",
+                            lambda: multiprocessing.get_context("spawn"))
+    elif sys.platform.startswith("linux"):
+        assert audit_parallel.pool_context().get_start_method() == "fork"
     args = [str(archive), "--sidecar", str(archive / "pages.tsv"), "--format", "jsonl"]
     one = run_audit(*args)
     two = run_audit(*args, "--jobs", "2")
