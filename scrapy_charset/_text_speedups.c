@@ -26,6 +26,9 @@ static int configured = 0;
 /* The fewest continuation characters a lead character announces (1 to 3), over the
  * misreadings it is a lead of: a stretch needs that many after it to be a character. */
 static unsigned char announced[BMP];
+/* The same per misreading: bits 2m and 2m+1 hold what the character announces in misreading m. */
+static unsigned char announced_in[BMP];
+static int misreading_count = 0; /* how many were configured */
 
 /* Whether text[i] is U+FFFD or a lead character followed by as many continuation characters
  * of the same misreading as it announces: the exact test, one character at a time. */
@@ -47,12 +50,77 @@ suspect_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
     return bits != 0;
 }
 
-/* The exact test over characters [from, to): 0 (not clean) from the caller if one is suspect. */
+/* Whether the mojibake checks must find nothing although a suspect sequence is there: for
+ * every misreading, no stretch (a lead and the continuation characters after it, as its
+ * pattern [leads][continuations]+ matches them) is complete, or fewer are complete than are
+ * too short. quality._best_misreading passes over such a misreading (each short stretch is a
+ * failure, each repair needs a complete stretch, and it wants fewer failures than repairs):
+ * genuine Ukrainian text ("Він", a capital and i, is one complete windows-1251 stretch among
+ * short ones) is clean without the exact checks. */
+#define STRETCHES(TYPE)                                                                       \
+    do {                                                                                      \
+        const TYPE *chars = (const TYPE *)data;                                               \
+        for (Py_ssize_t i = 0; i + 1 < n; i++) {                                              \
+            Py_UCS4 c = chars[i];                                                             \
+            if (c > lead_hi || !leads[c]) {                                                   \
+                continue;                                                                     \
+            }                                                                                 \
+            for (int m = 0; m < misreading_count; m++) {                                      \
+                const unsigned char bit = (unsigned char)(1 << m);                            \
+                if (!(leads[c] & bit)) {                                                      \
+                    continue;                                                                 \
+                }                                                                             \
+                Py_ssize_t k = 0; /* the continuation characters after it */                  \
+                while (i + 1 + k < n && chars[i + 1 + k] < BMP &&                             \
+                       (continuations[chars[i + 1 + k]] & bit)) {                             \
+                    k++;                                                                      \
+                }                                                                             \
+                if (k) { /* (the next stretch of m starts after these: none is a lead) */     \
+                    if (k >= ((announced_in[c] >> (2 * m)) & 3)) {                            \
+                        complete[m]++;                                                        \
+                    } else {                                                                  \
+                        short_ones[m]++;                                                      \
+                    }                                                                         \
+                }                                                                             \
+            }                                                                                 \
+        }                                                                                     \
+    } while (0)
+
+static int
+explained_in_part(int kind, const void *data, Py_ssize_t n)
+{
+    Py_ssize_t complete[MAX_MISREADINGS] = {0}, short_ones[MAX_MISREADINGS] = {0};
+    switch (kind) {
+    case PyUnicode_1BYTE_KIND:
+        STRETCHES(Py_UCS1);
+        break;
+    case PyUnicode_2BYTE_KIND:
+        STRETCHES(Py_UCS2);
+        break;
+    default:
+        STRETCHES(Py_UCS4);
+    }
+    for (int m = 0; m < misreading_count; m++) {
+        if (complete[m] && complete[m] >= short_ones[m]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* After a suspect: clean only without U+FFFD and with every misreading explaining little. */
+static int
+closer_look(PyObject *text, int kind, const void *data, Py_ssize_t n)
+{
+    return PyUnicode_FindChar(text, 0xFFFD, 0, n, 1) == -1 && explained_in_part(kind, data, n);
+}
+
+/* The exact test over characters [from, to): on a suspect, the caller returns the closer look. */
 #define EXACT(from, to)                                                                       \
     do {                                                                                      \
         for (Py_ssize_t j_ = (from); j_ < (to); j_++) {                                       \
             if (suspect_at(kind, data, n, j_)) {                                              \
-                return 0;                                                                     \
+                return closer_look(text, kind, data, n);                                      \
             }                                                                                 \
         }                                                                                     \
     } while (0)
@@ -253,7 +321,7 @@ mark(PyObject *chars, unsigned char *table, unsigned char bit)
 
 /* lengths[i]: the UTF-8 sequence length ('2' to '4') that lead_chars[i] stands for. */
 static int
-announce(PyObject *lead_chars, PyObject *lengths)
+announce(PyObject *lead_chars, PyObject *lengths, int m)
 {
     Py_ssize_t n = PyUnicode_GET_LENGTH(lead_chars);
     if (PyUnicode_GET_LENGTH(lengths) != n) {
@@ -270,6 +338,7 @@ announce(PyObject *lead_chars, PyObject *lengths)
         if (!announced[c] || need < announced[c]) {
             announced[c] = need;
         }
+        announced_in[c] = (unsigned char)((announced_in[c] & ~(3 << (2 * m))) | (need << (2 * m)));
     }
     return 0;
 }
@@ -291,6 +360,8 @@ configure(PyObject *module, PyObject *misreadings)
     memset(leads, 0, sizeof(leads));
     memset(continuations, 0, sizeof(continuations));
     memset(announced, 0, sizeof(announced));
+    memset(announced_in, 0, sizeof(announced_in));
+    misreading_count = 0;
     lead_lo = cont_lo = BMP;
     lead_hi = cont_hi = 0;
     configured = 0;
@@ -301,12 +372,13 @@ configure(PyObject *module, PyObject *misreadings)
                               &lengths) ||
             mark(lead_chars, leads, (unsigned char)(1 << m)) < 0 ||
             mark(continuation_chars, continuations, (unsigned char)(1 << m)) < 0 ||
-            announce(lead_chars, lengths) < 0) {
+            announce(lead_chars, lengths, (int)m) < 0) {
             Py_DECREF(sequence);
             return NULL;
         }
     }
     Py_DECREF(sequence);
+    misreading_count = (int)count;
     if (lead_hi < lead_lo) { /* no characters: an empty range at U+FFFF (never a lead) */
         lead_lo = lead_hi = BMP - 1;
     }

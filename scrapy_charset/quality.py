@@ -475,7 +475,7 @@ def _best_misreading(text: str) -> tuple[_Misreading | None, int]:
             continue
         if count == 1 and explained == 2:  # one two-character repair
             others = text.replace(" ", "")
-            if sum(1 for c in others if c > "\x7f") > explained:
+            if len(others) - len(others.encode("ascii", "ignore")) > explained:  # non-ASCII
                 continue
         best, best_count = misreading, count
     return best, best_count

@@ -124,3 +124,27 @@ def test_count_stretches_argument_errors() -> None:
     for bad in [("text", 9), ("text", -1), (b"bytes", 0), ("text", "0")]:
         with pytest.raises((TypeError, ValueError, OverflowError)):
             _text_speedups.count_stretches(*bad)  # type: ignore[arg-type]
+
+
+_CYRILLIC_PIECES = ["Ві", "ві", "Мі", "ї", "є", "і", "н", " ", "Ð¿", "РџСЂ", "Ñ‚", "Ã©", "ё", "Вё"]
+
+
+@needs_compiled
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_CYRILLIC_PIECES), max_size=16).map("".join))
+def test_a_suspect_among_short_stretches_is_clean_only_where_nothing_is_found(text: str) -> None:
+    """After a suspect sequence the compiled check counts each misreading's complete and too
+    short stretches; it may call the text clean only where the exact checks find nothing."""
+    if quality.text_clean(text):
+        assert not find_mojibake(text) and quality.count_mojibake(text) == 0
+
+
+@needs_compiled
+def test_genuine_ukrainian_is_clean_without_the_exact_checks() -> None:
+    """A capital and і ("Він") reads as a windows-1251 stretch, but among the short ones of
+    the rest of the sentence the exact checks pass over it: so does the compiled check."""
+    text = "Пляшка для води, 750 мл: Він зберігає напої холодними до 24 годин"
+    assert quality.count_mojibake(text) == 0
+    assert _text_speedups is not None and _text_speedups.text_clean(text)
+    garbled = text.encode().decode("cp1251")
+    assert not _text_speedups.text_clean(garbled) and quality.count_mojibake(garbled) > 0
