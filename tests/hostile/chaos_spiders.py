@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import scrapy
+from scrapy import signals
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 
 
@@ -22,6 +23,16 @@ class ChaosSpider(scrapy.Spider):
         super().__init__(**kwargs)
         self.base = base
         self.cases = list(cases or [])
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> ChaosSpider:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        crawler.signals.connect(spider.callback_raised, signal=signals.spider_error)
+        return spider
+
+    def callback_raised(self, failure: Any, response: Any, spider: Any) -> None:
+        """Record which case's callback raised (Scrapy's stats name only the exception)."""
+        self.crawler.stats.inc_value(f"chaos/spider_error/{response.meta['case']}")
 
     async def start(self) -> Any:  # Scrapy >= 2.13
         for request in self.start_requests():

@@ -65,9 +65,29 @@ def by_case(result: CrawlResult) -> dict[str, dict[str, Any]]:
     return {item["case"]: item for item in result.items if item["outcome"] == "callback"}
 
 
+def callback_errors(result: CrawlResult) -> set[str]:
+    """The cases whose callback raised in this crawl (recorded by the spider)."""
+    prefix = "chaos/spider_error/"
+    return {key[len(prefix) :] for key in result.stats if key.startswith(prefix)}
+
+
+def spider_exceptions(result: CrawlResult) -> int:
+    """Exceptions raised in callbacks (Scrapy 2.11 counts them per type only, no ``/count``)."""
+    return sum(
+        n for key, n in result.stats.items()
+        if key.startswith("spider_exceptions/") and key != "spider_exceptions/count"
+    )
+
+
 def test_stock_crawl_reaches_every_case(crawls: dict[str, CrawlResult]) -> None:
     stock = crawls["stock"]
-    assert {item["case"] for item in stock.items} == {case for case, _, _ in CASES}
+    # Every case reaches a callback or an errback, or stock Scrapy's own code raises in the
+    # callback: with Scrapy 2.11 and w3lib 2.1, response.follow() on a response whose
+    # encoding is UTF-16 raises UnicodeDecodeError (case "utf16-lie": w3lib encodes the port
+    # in UTF-16); newer Scrapy and w3lib do not.
+    failed = callback_errors(stock)
+    assert spider_exceptions(stock) == len(failed)
+    assert {item["case"] for item in stock.items} | failed == {case for case, _, _ in CASES}
     ended = Counter(item["outcome"] for item in stock.items)
     # The chaos is real: some responses fail at the transport or in decompression.
     assert ended["errback"] >= 5 and ended["callback"] >= 50
@@ -76,11 +96,22 @@ def test_stock_crawl_reaches_every_case(crawls: dict[str, CrawlResult]) -> None:
 @pytest.mark.parametrize("run", PLUGIN_RUNS)
 def test_plugin_loses_nothing(crawls: dict[str, CrawlResult], run: str) -> None:
     stock, plugin = crawls["stock"], crawls[run]
-    assert outcomes(plugin) == outcomes(stock)
-    assert len(plugin.items) == len(stock.items)
-    for key in ("item_scraped_count", "response_received_count", "downloader/response_count"):
+    # Where stock Scrapy's own code raised in the callback, the plugin may only do better.
+    lost_by_stock = callback_errors(stock)
+    assert callback_errors(plugin) == set()
+    assert spider_exceptions(plugin) == 0
+
+    def kept(result: CrawlResult) -> Counter[tuple[Any, ...]]:
+        return Counter({k: n for k, n in outcomes(result).items() if k[0] not in lost_by_stock})
+
+    assert kept(plugin) == kept(stock)
+    assert lost_by_stock <= set(by_case(plugin))
+    recovered = sum(1 for item in plugin.items if item["case"] in lost_by_stock)
+    lost = sum(1 for item in stock.items if item["case"] in lost_by_stock)
+    assert len(plugin.items) - recovered == len(stock.items) - lost
+    assert plugin.stat("item_scraped_count") - recovered == stock.stat("item_scraped_count") - lost
+    for key in ("response_received_count", "downloader/response_count"):
         assert plugin.stat(key) == stock.stat(key), key
-    assert plugin.stat("spider_exceptions/count") == stock.stat("spider_exceptions/count") == 0
 
 
 @pytest.mark.parametrize("run", PLUGIN_RUNS)

@@ -15,6 +15,7 @@ from scrapy.exceptions import DropItem
 from scrapy.utils.test import get_crawler
 
 from scrapy_charset.integration.pipeline import CharsetPipeline
+from tests.support.scrapy_compat import open_stats
 
 FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -112,7 +113,7 @@ def _crawler(settings_items: tuple[tuple[str, Any], ...]) -> Any:
 def make_pipeline(**extra: Any) -> CharsetPipeline:
     """A pipeline built the way Scrapy builds it, with fresh stats."""
     crawler = _crawler(tuple(sorted(extra.items())))
-    crawler.stats.open_spider()
+    open_stats(crawler)
     crawler.stats.clear_stats()
     pipeline = CharsetPipeline.from_crawler(crawler)
     pipeline.open_spider()
