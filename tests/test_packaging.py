@@ -175,7 +175,9 @@ def test_the_scrapy_parts_leave_itemadapter_and_the_mojibake_patterns_for_later(
     garbled = "p.CharsetPipeline(M(get_crawler())).process_item({'t': 'CafÃ© x'}); "
     compiled = "assert 'run_pattern' in vars(q._MISREADINGS[0])"
     modules = _modules_after_import(parts + stats + garbled + compiled)
-    assert "itemadapter" not in modules
+    # Unless Scrapy's own crawler imports it (Scrapy 2.11 does; newer Scrapy does not).
+    by_scrapy = "itemadapter" in _modules_after_import(stats + "get_crawler()")
+    assert by_scrapy or "itemadapter" not in modules
     dataclass = (
         "import dataclasses; D = dataclasses.make_dataclass('D', ['t']); "
         "p.CharsetPipeline(M(get_crawler())).process_item(D('CafÃ© x'))"

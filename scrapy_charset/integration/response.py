@@ -443,12 +443,14 @@ class CharsetResponseMixin:
                 kwargs["encoding"] = self.charset_decision.encoding.python_codec
         return target(*args, **kwargs)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Scrapy's ``to_dict`` (2.19+, used by its HTTP cache), keeping an explicit encoding."""
-        d: dict[str, Any] = super().to_dict()  # type: ignore[misc]
-        if self._encoding is not None:
-            d["encoding"] = self._encoding
-        return d
+    if hasattr(TextResponse, "to_dict"):  # Scrapy 2.19+; older responses have none
+
+        def to_dict(self) -> dict[str, Any]:
+            """Scrapy's ``to_dict`` (used by its HTTP cache), keeping an explicit encoding."""
+            d: dict[str, Any] = super().to_dict()  # type: ignore[misc]
+            if self._encoding is not None:
+                d["encoding"] = self._encoding
+            return d
 
 
 def _charset_attributes(base: type[TextResponse]) -> tuple[str, ...]:

@@ -67,7 +67,9 @@ class FollowingSpider(ChaosSpider):
                     "error": type(exc).__name__,
                 }
                 continue
-            request.meta["case"] = f"{response.meta['case']}>{href}"
+            # Recorded by link, not by page: the dupe filter lets the first page's request
+            # of a link through, and which page that is depends on response order.
+            request.meta["case"] = f"followed>{href}"
             request.meta["followed"] = True
             yield request
 
