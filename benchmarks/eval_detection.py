@@ -1,8 +1,10 @@
 """Detection accuracy on real pages with every in-file declaration neutralised.
 
 Usage: python benchmarks/eval_detection.py [--failures] [--by-encoding] [CORPUS_DIR ...]
-(default: ../shared/corpus/dev, the chardet test pages, and tests/data/detection, pages written
-for this project in 43 languages by scripts/detection/write_pages.py)
+(default: the chardet test pages in shared/corpus/dev, found in the nearest parent directory
+that has it, so also from a git worktree, and tests/data/detection, pages written for this
+project in 50 languages by scripts/detection/write_pages.py; scripts/detection/
+generate_corpus.py writes a larger varied set to pass as CORPUS_DIR)
 
 A corpus directory has a ``MANIFEST.tsv`` giving each file's true Encoding Standard encoding
 and, optionally, the ccTLD it would be served from (else guessed from the dev corpus's folder
@@ -131,10 +133,14 @@ def _available(contender: Callable[[bytes, str | None], str | None]) -> bool:
     return True
 
 
-def evaluate(corpus: Path, show_failures: bool, by_encoding: bool) -> None:
+def evaluate(
+    corpus: Path, show_failures: bool, by_encoding: bool, only: list[str] | None = None
+) -> None:
     rows = [line.split("\t") for line in (corpus / "MANIFEST.tsv").read_text().splitlines()[1:]]
     rows = [row for row in rows if row and row[0]]
-    contenders = {name: c for name, c in CONTENDERS.items() if _available(c)}
+    contenders = {
+        name: c for name, c in CONTENDERS.items() if (not only or name in only) and _available(c)
+    }
     right: Counter[str] = Counter()
     wrong: dict[str, list[str]] = {name: [] for name in contenders}
     seconds: dict[str, list[float]] = {name: [] for name in contenders}
@@ -192,6 +198,16 @@ def _group(name: str, truth: str) -> str:
     return f"{name.split('-' + truth)[0]} {truth}"
 
 
+def _shared_corpus(root: Path) -> Path:
+    """``shared/corpus/dev`` in the nearest parent of ``root`` that has it (the project's
+    checkout may be a worktree nested deeper than the main one)."""
+    for parent in root.parents:
+        candidate = parent / "shared" / "corpus" / "dev"
+        if candidate.is_dir():
+            return candidate
+    return root.parent / "shared" / "corpus" / "dev"
+
+
 def main(argv: list[str] | None = None) -> int:
     root = Path(__file__).resolve().parent.parent
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -199,16 +215,19 @@ def main(argv: list[str] | None = None) -> int:
         "corpora",
         nargs="*",
         type=Path,
-        default=[root.parent / "shared" / "corpus" / "dev", root / "tests" / "data" / "detection"],
+        default=[_shared_corpus(root), root / "tests" / "data" / "detection"],
     )
     parser.add_argument("--failures", action="store_true", help="list the files each got wrong")
     parser.add_argument("--by-encoding", action="store_true", help="ours per language/encoding")
+    parser.add_argument(
+        "--only", action="append", choices=sorted(CONTENDERS), help="these contenders only"
+    )
     args = parser.parse_args(argv)
     for corpus in args.corpora:
         if not (corpus / "MANIFEST.tsv").is_file():
             print(f"no MANIFEST.tsv in {corpus}", file=sys.stderr)
             continue
-        evaluate(corpus, args.failures, args.by_encoding)
+        evaluate(corpus, args.failures, args.by_encoding, args.only)
         print()
     return 0
 

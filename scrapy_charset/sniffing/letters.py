@@ -21,6 +21,7 @@ from collections import Counter
 from functools import cache
 from operator import mul
 
+from ..encoding import get_encoding
 from ..encoding.fast import charmap_table
 
 # Languages by their non-ASCII letters (lowercase): (frequent, other). Languages whose letters
@@ -39,6 +40,8 @@ LANGUAGES: dict[str, tuple[str, str]] = {
     "nordic": ("äöåæø", "éšž"),
     # ð þ ý are also how Welsh ŵ ŷ and Esperanto ŭ ŝ read in windows-1252: they count less.
     "icelandic": ("áéíóúæö", "ðþý"),
+    # (æ ø ý are also how Esperanto ĉ ĝ ŭ read in windows-1252: they count less.)
+    "faroese": ("áíóúð", "ýæø"),
     "albanian": ("çë", ""),
     "estonian": ("äõöü", "šž"),
     "polish": ("ąćęłńóśźż", ""),
@@ -52,6 +55,7 @@ LANGUAGES: dict[str, tuple[str, str]] = {
     "romanian": ("ăâîșț", ""),
     "romanian with cedilla": ("ăâîşţ", ""),
     "turkish": ("çğıöşü", "âîûi̇"),
+    "kurdish": ("çêîşû", ""),
     "latvian": ("āčēģīķļņšūž", "ōŗ"),
     "lithuanian": ("ąčęėįšųūž", ""),
     "maltese": ("ċġħżàèìòù", "éíóúî"),
@@ -65,7 +69,7 @@ LANGUAGES: dict[str, tuple[str, str]] = {
     "greek": ("αεινοτσςηυρκπμλάέίόήύώ", "βγδζθξφχψωϊϋΐΰ"),
     "russian": ("оеаинтсрвлкмдпуяы", "зьбгчйхжшюцщэфъё"),
     "ukrainian": ("оанивітерсклудмп", "зяьгбчйхжшюцщфєїґ"),
-    "belarusian": ("аонірстелвк", "ўёэдмпуязьбгчйхжшюцфы"),
+    "belarusian": ("аонірстелвкыдумпяз", "ўёэьбгчйхжшюцф"),
     "bulgarian": ("оаеинтрсвлкдпъ", "мзяубгчьйхжшюцщф"),
     "serbian": ("аоиентсрјвлдкпу", "мзбгчћђжшџљњцхф"),
     "macedonian": ("аоеинтрсвдклпу", "мзјбгчѓќжшџљњцхфѕ"),
@@ -121,7 +125,10 @@ _MISPLACED = (
     # A letter against a digit.
     b"ld", b"dl", b"ud", b"du", b"cd", b"dc", b"Cd", b"dC",
     # A rare sign inside a word.
-    b"axa", b"lxl", b"axl", b"lxa",
+    b"axa", b"lxl", b"axl", b"lxa", b"cxc",
+    # A non-ASCII capital before an ASCII capital and a small letter (`ŤEs` for `«Es`),
+    # counted twice: running text has no such word.
+    b"uAa", b"uAa",
     # A non-Latin letter against a Latin one.
     b"ac", b"ca", b"Ac", b"cA", b"aC", b"Ca", b"lc", b"cl", b"uc", b"cu",
 )  # fmt: skip
@@ -130,6 +137,19 @@ _EPSILON = 1e-9
 # Rarely served encodings must win clearly: this is added to their score.
 _PRIOR = {"macintosh": -6.0}
 
+
+# The language of a country-code TLD's pages, to break ties between readings (a Croatian `ž`
+# and a Slovak `ľ` are one byte in ISO-8859-2 and windows-1250).
+TLD_LANGUAGES: dict[str, str] = {
+    "cz": "czech", "sk": "slovak", "pl": "polish", "hu": "hungarian", "hr": "south slavic",
+    "si": "south slavic", "ba": "south slavic", "me": "south slavic", "tr": "turkish",
+    "lv": "latvian", "lt": "lithuanian", "ee": "estonian", "mt": "maltese", "is": "icelandic",
+    "fo": "faroese", "de": "german", "at": "german", "fr": "french", "es": "spanish",
+    "pt": "portuguese", "br": "portuguese", "it": "italian", "nl": "dutch", "se": "nordic",
+    "fi": "nordic", "dk": "nordic", "no": "nordic", "al": "albanian", "vn": "vietnamese",
+    "gr": "greek", "ru": "russian", "ua": "ukrainian", "by": "belarusian", "bg": "bulgarian",
+    "rs": "serbian", "mk": "macedonian", "il": "hebrew", "th": "thai",
+}  # fmt: skip
 
 # Bytes 0x80-0x9F are C1 control codes in every ISO-8859 encoding: text holding them is not
 # ISO-8859 text.
@@ -251,6 +271,41 @@ def letter_score(keys: list[int], numbers: list[int], encoding: str) -> float:
         weights = _weights(encoding, language)
         best = max(best, sum(map(mul, numbers, map(weights.__getitem__, keys))))
     return best
+
+
+def language_score(sample: bytes, encoding: str, language: str) -> float:
+    """How much the non-ASCII bytes of ``sample`` read in ``encoding`` as letters of
+    ``language``; ``-inf`` when the encoding cannot write it."""
+    if language not in languages_of(encoding):
+        return float("-inf")
+    weights = _weights(encoding, language)
+    counts = Counter(sample.translate(None, _ASCII_BYTES))
+    return sum(number * weights[byte - 0x80] for byte, number in counts.items())
+
+
+def prefer_language(sample: bytes, tied: list[str], language: str | None) -> list[str]:
+    """Of the ``tied`` readings, those that read ``sample`` best as ``language``, when they
+    give different texts (all of them when they give one text, or none can write it)."""
+    if language is None or len(tied) < 2:
+        return tied
+    texts = {name: sample.decode(get_encoding(name).python_codec, "replace") for name in tied}
+    if len(set(texts.values())) == 1:
+        return tied
+    scores = {name: language_score(sample, name, language) for name in tied}
+    top = max(scores.values())
+    if top == float("-inf"):
+        return tied
+    chosen = {texts[name] for name in tied if scores[name] >= top - _EPSILON}
+    return [name for name in tied if texts[name] in chosen]
+
+
+def reading_score(sample: bytes, encoding: str) -> float:
+    """The score of one reading (letters and context), as ``best_readings`` ranks it."""
+    counts = Counter(sample.translate(None, _ASCII_BYTES))
+    keys = [byte - 0x80 for byte in counts]
+    misplaced = _misplaced_score(sample.translate(_class_table(encoding)))
+    context = _run_score(sample.translate(_run_table(encoding))) + misplaced
+    return letter_score(keys, list(counts.values()), encoding) + context + _PRIOR.get(encoding, 0)
 
 
 def best_readings(

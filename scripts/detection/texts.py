@@ -401,6 +401,300 @@ TEXTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
 }
 
+# More languages, written for this project in other registers (news, history, instructions).
+TEXTS.update({
+    "ga": (
+        ("windows-1252",),
+        (
+            "Tá an leabharlann poiblí ar oscailt ar an Satharn freisin. Is féidir le páistí "
+            "leabhair a léamh agus cluichí a imirt, agus ólann na daoine fásta caife cois fuinneoige.",
+            "Sa samhradh bíonn ceolchoirmeacha saor in aisce sa pháirc, agus san fhómhar bíonn "
+            "aonach cois locha a dtagann cuairteoirí chuige ó na sráidbhailte máguaird.",
+        ),
+    ),
+    "eu": (
+        ("windows-1252",),
+        (
+            "Herriko liburutegia larunbatetan ere irekita dago. Haurrek liburuak irakurri eta "
+            "jolasean ibil daitezke, eta helduek kafea hartzen dute egunkaria irakurtzen duten bitartean.",
+            "Udan doako kontzertuak izaten dira parkean, eta udazkenean azoka antolatzen da aintziraren "
+            "ondoan; inguruko herrietatik etortzen dira bisitariak, baita Iruñetik ere.",
+        ),
+    ),
+    "gl": (
+        ("windows-1252",),
+        (
+            "A biblioteca municipal tamén abre os sábados. Os nenos poden ler libros e xogar, "
+            "mentres os maiores toman café e len o xornal á beira da xanela.",
+            "No verán hai concertos de balde no parque, e no outono organízase unha feira preto do "
+            "lago á que chegan visitantes das aldeas veciñas; a música é unha tradición.",
+        ),
+    ),
+    "sq": (
+        ("windows-1252",),
+        (
+            "Biblioteka e qytetit është e hapur edhe të shtunën. Fëmijët mund të lexojnë libra dhe "
+            "të luajnë lojëra, ndërsa të rriturit pinë kafe dhe lexojnë gazetat.",
+            "Në verë në park mbahen koncerte falas, ndërsa në vjeshtë organizohet një panair pranë "
+            "liqenit, ku vijnë vizitorë nga fshatrat përreth. Çdo vit ka më shumë njerëz.",
+        ),
+    ),
+    "af": (
+        ("windows-1252",),
+        (
+            "Die stadsbiblioteek is ook Saterdae oop. Kinders kan boeke lees en speletjies speel, "
+            "terwyl die ouer mense koffie drink en die koerant lees. Dit is ’n gewilde plek.",
+            "In die somer is daar gratis konserte in die park, en in die herfs word ’n mark langs "
+            "die meer gehou waarheen besoekers van die naburige dorpe kom. Ons sê: môre weer!",
+        ),
+    ),
+    "fo": (
+        ("windows-1252", "ISO-8859-10"),
+        (
+            "Býarbókasavnið er eisini opið leygardagar. Børnini kunnu lesa bøkur og spæla, meðan "
+            "tey vaksnu drekka kaffi og lesa bløðini við vindeygað.",
+            "Um summarið eru ókeypis konsertir í garðinum, og um heystið verður marknaður hildin "
+            "við vatnið, har vitjandi koma úr grannabygdunum.",
+        ),
+    ),
+    "ku": (
+        ("windows-1254",),
+        (
+            "Pirtûkxaneya bajêr roja şemiyê jî vekirî ye. Zarok dikarin li wir pirtûkan bixwînin û "
+            "lîstikan bilîzin, mezin jî qehwe vedixwin û rojnameyan dixwînin.",
+            "Havînê li parkê konserên belaş çêdibin, û payîzê li kêleka golê bazarek tê lidarxistin "
+            "ku mêvan ji gundên derdorê tên wê derê.",
+        ),
+    ),
+    "ur": (
+        ("windows-1256",),
+        (
+            "شہر کی لائبریری ہفتے کے دن بھی کھلی رہتی ہے۔ بچے وہاں کتابیں پڑھ سکتے ہیں اور کھیل "
+            "سکتے ہیں، جبکہ بڑے چائے پیتے ہیں اور اخبار پڑھتے ہیں۔",
+            "گرمیوں میں پارک میں مفت موسیقی کے پروگرام ہوتے ہیں، اور خزاں میں جھیل کے کنارے میلہ "
+            "لگتا ہے جہاں آس پاس کے گاؤں سے لوگ آتے ہیں۔",
+        ),
+    ),
+    "de-history": (
+        ("windows-1252", "ISO-8859-15"),
+        (
+            "Im Jahr 1871 wurde das Deutsche Kaiserreich gegründet. Die Industrialisierung veränderte "
+            "Städte und Dörfer grundlegend: Fabriken, Eisenbahnen und Großbanken prägten das Land.",
+            "Nach dem Ersten Weltkrieg folgte die Weimarer Republik, deren Verfassung erstmals das "
+            "Frauenwahlrecht festschrieb. Die Wirtschaftskrise von 1929 führte jedoch zu großer Not; "
+            "ein Brot kostete zeitweise Millionen Mark, und viele Bürger verloren ihre Ersparnisse.",
+        ),
+    ),
+    "fr-science": (
+        ("windows-1252", "ISO-8859-15", "UTF-8", "UTF-16LE"),
+        (
+            "La photosynthèse est le processus par lequel les végétaux transforment l’énergie "
+            "lumineuse en énergie chimique. Elle se déroule principalement dans les chloroplastes.",
+            "Au cours de cette réaction, le dioxyde de carbone et l’eau sont convertis en glucose "
+            "et en oxygène. Sans elle, la vie sur Terre telle que nous la connaissons n’existerait "
+            "pas : c’est grâce à ce phénomène que l’atmosphère s’est enrichie en oxygène.",
+        ),
+    ),
+    "es-news": (
+        ("windows-1252", "ISO-8859-15"),
+        (
+            "El Gobierno aprobó ayer una reforma de la ley de vivienda que limitará el precio de "
+            "los alquileres en las zonas más tensionadas, según informó la ministra en rueda de prensa.",
+            "La oposición criticó la medida y anunció que presentará un recurso ante el Tribunal "
+            "Constitucional. Los inquilinos, en cambio, celebraron la decisión: «Es un primer paso», "
+            "dijo la portavoz de la asociación, que reúne a más de 3.000 familias de la región.",
+        ),
+    ),
+    "pl-history": (
+        ("windows-1250", "ISO-8859-2"),
+        (
+            "Pierwsza Rzeczpospolita była jednym z największych państw w Europie. W 1791 roku "
+            "uchwalono Konstytucję 3 Maja, pierwszą taką ustawę na kontynencie.",
+            "Po rozbiorach ziemie polskie znalazły się pod panowaniem Rosji, Prus i Austrii. "
+            "Niepodległość odzyskano dopiero w listopadzie 1918 roku, po zakończeniu wojny światowej.",
+        ),
+    ),
+    "cs-news": (
+        ("windows-1250", "ISO-8859-2"),
+        (
+            "Vláda včera schválila návrh zákona o podpoře bydlení. Podle ministra by se díky němu "
+            "měly zkrátit čekací lhůty na stavební povolení až o polovinu.",
+            "Opozice návrh kritizuje a tvrdí, že nepřinese žádné skutečné zlepšení. Obce se obávají, "
+            "že budou muset převzít další úkoly bez peněz navíc; řešení se hledá už třetí rok.",
+        ),
+    ),
+    "hu-news": (
+        ("windows-1250", "ISO-8859-2", "ISO-8859-16"),
+        (
+            "A kormány tegnap elfogadta az új lakhatási törvény tervezetét. A miniszter szerint az "
+            "építési engedélyek kiadása akár felére is rövidülhet.",
+            "Az ellenzék bírálja a javaslatot, és úgy véli, hogy az önkormányzatok további terheket "
+            "kapnak pénz nélkül. A döntésről jövő hétfőn szavaz a parlament.",
+        ),
+    ),
+    "hr-news": (
+        ("windows-1250", "ISO-8859-2", "ISO-8859-16"),
+        (
+            "Vlada je jučer usvojila prijedlog zakona o stanovanju. Prema riječima ministra, "
+            "izdavanje građevinskih dozvola trebalo bi se skratiti i do polovice.",
+            "Oporba kritizira prijedlog i tvrdi da neće donijeti stvarna poboljšanja. Općine se "
+            "boje da će morati preuzeti nove zadaće bez dodatnog novca; rješenje se traži već treću godinu.",
+        ),
+    ),
+    "sk-news": (
+        ("windows-1250", "ISO-8859-2"),
+        (
+            "Vláda včera schválila návrh zákona o podpore bývania. Podľa ministra by sa vďaka nemu "
+            "mali skrátiť lehoty na stavebné povolenie až o polovicu.",
+            "Opozícia návrh kritizuje a tvrdí, že neprinesie žiadne skutočné zlepšenie. Obce sa "
+            "obávajú, že budú musieť prevziať ďalšie úlohy bez peňazí navyše.",
+        ),
+    ),
+    "sl-news": (
+        ("windows-1250", "ISO-8859-2", "ISO-8859-16"),
+        (
+            "Vlada je včeraj sprejela predlog zakona o stanovanjih. Po besedah ministra naj bi se "
+            "izdajanje gradbenih dovoljenj skrajšalo tudi za polovico.",
+            "Opozicija predlog kritizira in trdi, da ne bo prinesel resničnih izboljšav. Občine se "
+            "bojijo, da bodo morale prevzeti nove naloge brez dodatnega denarja.",
+        ),
+    ),
+    "tr-news": (
+        ("windows-1254", "ISO-8859-3"),
+        (
+            "Hükümet dün yeni konut yasası tasarısını onayladı. Bakanın açıklamasına göre inşaat "
+            "izinlerinin verilmesi yarı yarıya kısalabilecek.",
+            "Muhalefet tasarıyı eleştirerek gerçek bir iyileşme getirmeyeceğini savundu. "
+            "Belediyeler ise ek bütçe olmadan yeni görevler üstlenmekten çekiniyor.",
+        ),
+    ),
+    "ru-news": (
+        ("windows-1251", "KOI8-R", "KOI8-U", "ISO-8859-5", "IBM866", "x-mac-cyrillic", "UTF-8",
+         "UTF-16LE", "UTF-16BE"),
+        (
+            "Правительство вчера одобрило законопроект о поддержке жилищного строительства. По словам "
+            "министра, сроки выдачи разрешений на строительство сократятся вдвое.",
+            "Оппозиция критикует документ и утверждает, что он не принесёт реальных улучшений. "
+            "Муниципалитеты опасаются, что им придётся взять на себя новые обязанности без денег.",
+        ),
+    ),
+    "uk-news": (
+        ("windows-1251", "KOI8-U", "x-mac-cyrillic"),
+        (
+            "Уряд учора схвалив законопроєкт про підтримку житлового будівництва. За словами "
+            "міністра, строки видачі дозволів на будівництво скоротяться вдвічі.",
+            "Опозиція критикує документ і стверджує, що він не принесе реальних поліпшень. Громади "
+            "побоюються, що їм доведеться взяти на себе нові обов’язки без грошей.",
+        ),
+    ),
+    "be-news": (
+        ("windows-1251", "KOI8-U", "ISO-8859-5"),
+        (
+            "Урад учора ўхваліў законапраект аб падтрымцы жыллёвага будаўніцтва. Паводле слоў "
+            "міністра, тэрміны выдачы дазволаў на будаўніцтва скароцяцца ўдвая.",
+            "Апазіцыя крытыкуе дакумент і сцвярджае, што ён не прынясе рэальных паляпшэнняў.",
+        ),
+    ),
+    "bg-news": (
+        ("windows-1251", "ISO-8859-5", "IBM866", "KOI8-R"),
+        (
+            "Правителството вчера одобри законопроекта за подкрепа на жилищното строителство. "
+            "Според министъра сроковете за издаване на разрешения ще бъдат съкратени наполовина.",
+            "Опозицията критикува документа и твърди, че той няма да донесе реални подобрения.",
+        ),
+    ),
+    "sr-news": (
+        ("windows-1251", "ISO-8859-5"),
+        (
+            "Влада је јуче усвојила предлог закона о подршци стамбеној изградњи. Према речима "
+            "министра, рокови за издавање грађевинских дозвола биће скраћени за половину.",
+            "Опозиција критикује документ и тврди да неће донети стварна побољшања. Општине "
+            "страхују да ће морати да преузму нове обавезе без додатног новца.",
+        ),
+    ),
+    "mk-news": (
+        ("windows-1251", "ISO-8859-5"),
+        (
+            "Владата вчера го усвои предлогот на законот за поддршка на станбената изградба. "
+            "Според министерот, роковите за издавање градежни дозволи ќе се скратат наполовина.",
+            "Опозицијата го критикува документот и тврди дека нема да донесе вистински подобрувања.",
+        ),
+    ),
+    "el-history": (
+        ("windows-1253", "ISO-8859-7", "UTF-16LE"),
+        (
+            "Η Ελληνική Επανάσταση του 1821 οδήγησε στην ίδρυση του νεοελληνικού κράτους. Η πρώτη "
+            "πρωτεύουσα ήταν το Ναύπλιο, ενώ η Αθήνα έγινε πρωτεύουσα το 1834.",
+            "Κατά τον 19ο αιώνα η χώρα διπλασίασε σχεδόν την έκτασή της. Οι Ολυμπιακοί Αγώνες του "
+            "1896 διεξήχθησαν στην Αθήνα, στο ανακαινισμένο Παναθηναϊκό Στάδιο.",
+        ),
+    ),
+    "he-news": (
+        ("windows-1255", "ISO-8859-8"),
+        (
+            "הממשלה אישרה אתמול את הצעת החוק לעידוד בניית דירות. לדברי השר, משך הטיפול בהיתרי בנייה "
+            "יקוצר בחצי.",
+            "האופוזיציה מתחה ביקורת על ההצעה וטענה כי היא לא תביא לשיפור של ממש. ראשי הרשויות "
+            "המקומיות חוששים שיוטלו עליהם משימות חדשות ללא תקציב.",
+        ),
+    ),
+    "ar-news": (
+        ("windows-1256", "ISO-8859-6"),
+        (
+            "وافقت الحكومة أمس على مشروع قانون لدعم بناء المساكن. وقال الوزير إن مدة إصدار تراخيص "
+            "البناء ستنخفض إلى النصف.",
+            "وانتقدت المعارضة المشروع وقالت إنه لن يحقق أي تحسن حقيقي، بينما تخشى البلديات أن "
+            "تتحمل مهام جديدة دون تمويل إضافي.",
+        ),
+    ),
+    "th-news": (
+        ("windows-874",),
+        (
+            "รัฐบาลอนุมัติร่างกฎหมายส่งเสริมการก่อสร้างที่อยู่อาศัยเมื่อวานนี้ รัฐมนตรีกล่าวว่า"
+            "ระยะเวลาการออกใบอนุญาตก่อสร้างจะลดลงครึ่งหนึ่ง",
+            "ฝ่ายค้านวิจารณ์ร่างกฎหมายดังกล่าวว่าจะไม่ช่วยให้สถานการณ์ดีขึ้นจริง",
+        ),
+    ),
+    "vi-news": (
+        ("windows-1258",),
+        (
+            "Chính phủ hôm qua đã thông qua dự thảo luật hỗ trợ xây dựng nhà ở. Theo bộ trưởng, "
+            "thời gian cấp giấy phép xây dựng sẽ được rút ngắn một nửa.",
+            "Phe đối lập chỉ trích dự thảo và cho rằng nó sẽ không mang lại cải thiện thực sự nào.",
+        ),
+    ),
+    "ja-news": (
+        ("Shift_JIS", "EUC-JP", "ISO-2022-JP", "UTF-8", "UTF-16BE"),
+        (
+            "政府は昨日、住宅建設を支援する法案を閣議決定した。大臣によると、建築許可の審査期間は"
+            "半分に短縮される見通しだ。",
+            "野党は法案を批判し、実質的な改善にはつながらないと主張している。",
+        ),
+    ),
+    "zh-hans-news": (
+        ("GBK", "gb18030"),
+        (
+            "政府昨天批准了支持住房建设的法律草案。部长表示，建筑许可证的审批时间将缩短一半。",
+            "反对派批评该草案，认为它不会带来真正的改善。地方政府担心在没有额外资金的情况下承担新任务。",
+        ),
+    ),
+    "zh-hant-news": (
+        ("Big5",),
+        (
+            "政府昨天批准了支持住宅建設的法律草案。部長表示，建築許可證的審批時間將縮短一半。",
+            "反對派批評該草案，認為它不會帶來真正的改善。地方政府擔心在沒有額外資金的情況下承擔新任務。",
+        ),
+    ),
+    "ko-news": (
+        ("EUC-KR",),
+        (
+            "정부는 어제 주택 건설을 지원하는 법안을 승인했다. 장관에 따르면 건축 허가 심사 기간이 "
+            "절반으로 줄어들 전망이다. 똠양꿍 같은 외래어도 쓴다.",
+            "야당은 법안을 비판하며 실질적인 개선으로 이어지지 않을 것이라고 주장했다.",
+        ),
+    ),
+})
+
 # Short English pages with two or three non-ASCII bytes.
 FEW_BYTES: dict[str, tuple[str, str]] = {
     "en-pound": ("windows-1252", "Delivery costs £5 per order; free above £40."),

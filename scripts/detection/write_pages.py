@@ -26,6 +26,8 @@ TLDS = {
     "hr": "hr", "ro": "ro", "tr": "tr", "mt": "mt", "eo": "org", "cy": "uk", "vi": "vn",
     "el": "gr", "ru": "ru", "uk": "ua", "be": "by", "bg": "bg", "sr": "rs", "mk": "mk",
     "he": "il", "ar": "eg", "fa": "ir", "th": "th", "ja": "jp", "zh": "cn", "ko": "kr",
+    "ga": "ie", "eu": "es", "gl": "es", "sq": "al", "af": "za", "fo": "fo", "ku": "tr",
+    "ur": "pk",
 }  # fmt: skip
 # Typography an encoding lacks is written as a writer of that encoding would.
 _PLAIN = {
@@ -39,17 +41,20 @@ _PLAIN = {
     "…": "...",
     "ی": "ي",
     "ک": "ك",
+    "۔": ".",
 }
-_CJK_CODECS = {"Shift_JIS": "cp932", "EUC-JP": "euc_jp", "GBK": "gbk", "Big5": "big5",
-               "EUC-KR": "euc_kr"}  # fmt: skip
+# Multi-byte encodings are written by Python's codecs (EUC-KR as UHC, which browsers decode).
+_CODECS = {"Shift_JIS": "cp932", "EUC-JP": "euc_jp", "ISO-2022-JP": "iso2022_jp", "GBK": "gbk",
+           "gb18030": "gb18030", "Big5": "big5", "EUC-KR": "cp949", "UTF-8": "utf-8",
+           "UTF-16LE": "utf-16-le", "UTF-16BE": "utf-16-be"}  # fmt: skip
 
 
 def encode(text: str, encoding: str) -> bytes:
     """``text`` in a single-byte encoding (by the standard's table; a character the table
     lacks is decomposed into one it has and combining marks, as windows-1258 writes tones),
-    or in a CJK encoding by Python's codec."""
-    if encoding in _CJK_CODECS:
-        return text.encode(_CJK_CODECS[encoding])
+    or in a multi-byte encoding by Python's codec."""
+    if encoding in _CODECS:
+        return text.encode(_CODECS[encoding])
     table = {char: byte for byte, char in enumerate(charmap_table(encoding))}
     out = bytearray()
     for char in text:
@@ -77,15 +82,13 @@ def encode(text: str, encoding: str) -> bytes:
     return bytes(out)
 
 
-def short_page(paragraph: str, encoding: str) -> bytes:
-    head, tail = (
-        b"<!DOCTYPE html><html><head><title>Page</title></head><body><p>",
-        b"</p></body></html>\n",
-    )
+def short_page(paragraph: str, encoding: str, limit: int = 400) -> bytes:
+    head = "<!DOCTYPE html><html><head><title>Page</title></head><body><p>"
+    tail = "</p></body></html>\n"
     words = paragraph.split(" ")
     while True:
-        body = head + encode(" ".join(words), encoding) + tail
-        if len(body) <= 400 or len(words) == 1:
+        body = encode(head + " ".join(words) + tail, encoding)
+        if len(body) <= limit or len(words) == 1:
             return body
         words.pop()
 

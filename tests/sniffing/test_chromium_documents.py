@@ -56,6 +56,8 @@ EXPECTED_DISAGREEMENTS: dict[str, tuple[str, str]] = {
         for offset in (300, 1100, 3000, 10000, 70000)
     },
     "bom-utf8-after-space": ("UTF-8", "valid UTF-8 after a space; Chromium sees no BOM, no UTF-8"),
+    "nobom-UTF-16LE-undeclared": ("UTF-16LE", "Chromium never detects BOM-less UTF-16"),
+    "nobom-UTF-16BE-undeclared": ("UTF-16BE", "Chromium never detects BOM-less UTF-16"),
     "undeclared-ISO-2022-JP-ja-short": ("ISO-2022-JP", "Chromium never detects ISO-2022-JP"),
     "undeclared-ISO-2022-JP-ja-long": ("ISO-2022-JP", "Chromium never detects ISO-2022-JP"),
     "undeclared-x-mac-cyrillic-ru-short": ("x-mac-cyrillic", "Chromium maps it to windows-1251"),
