@@ -370,6 +370,15 @@ def _reads_as_letters(sample: bytes) -> bool:
     return reading_score(sample, best) >= _LETTERS_PER_BYTE * _high_bytes(sample)
 
 
+# A sample with at least this many non-ASCII bytes whose best reading still scores below zero
+# is text of no language in any encoding of the standard (a lone `µ` or `½` is not).
+_NO_LANGUAGE_BYTES = 8
+
+
+def _is_no_language(sample: bytes, best: str) -> bool:
+    return _high_bytes(sample) >= _NO_LANGUAGE_BYTES and reading_score(sample, best) < 0
+
+
 def choose_single_byte(
     sample: bytes,
     tld: str | None,
@@ -388,6 +397,10 @@ def choose_single_byte(
     """
     c1 = len(window.translate(None, C1_BYTES)) != len(window)
     tied = best_readings(sample, candidates, ISO_8859 if c1 else frozenset())
+    if _is_no_language(sample, tied[0]):
+        # Text in an encoding no browser has (DOS or Mac code pages): no reading is right;
+        # like Chromium, the TLD's default or windows-1252.
+        return None
     # Readings as good as each other: those that read as the TLD's language go first.
     tied = prefer_language(sample, tied, TLD_LANGUAGES.get(tld or ""))
     if preferred is not None and preferred.name in tied:
@@ -454,6 +467,10 @@ class CharsetNormalizerDetector:
             return cjk
         if not multi_byte or _reads_as_letters(sample):
             return choose_single_byte(sample, tld, window=prefix)
+        # No single-byte reading is text (Johab read in any of them): the valid CJK
+        # reading most typical of its language, as Chromium reads it.
+        if _is_no_language(sample, best_readings(sample)[0]):
+            return max(multi_byte, key=lambda e: cjk_score(readings[e.name], e.name))
         # Less typical CJK readings compete with the single-byte encodings in
         # charset-normalizer's statistics.
         import charset_normalizer

@@ -1,0 +1,97 @@
+"""Pages labelled with names no browser knows, against what Chromium did with them.
+
+Fixture: ``tests/data/chromium/unknown_labels.jsonl.gz``, recorded by
+``scripts/chromium/record_unknown_labels.py``: text in DOS and Mac code pages, KOI8-T, KZ-1048,
+Johab, and in standard encodings under names the standard lacks (``latin9``, ``cp949``,
+``win-1251``, ...), labelled in ``<meta>``, in the header, or not at all. Chromium ignores such
+labels and runs its detector, as here.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scrapy_charset.encoding import decode, lookup
+from scrapy_charset.sniffing import Source, decode_html
+from scrapy_charset.sniffing.detect import whatwg_encoding_for
+
+FIXTURE = Path(__file__).parents[1] / "data" / "chromium" / "unknown_labels.jsonl.gz"
+with gzip.open(FIXTURE, "rt", encoding="utf-8") as _f:
+    BROWSER: dict[str, Any] = json.loads(_f.readline())
+    DOCUMENTS: list[dict[str, Any]] = [json.loads(line) for line in _f]
+
+# Standard encodings under unknown names where Chromium's detector shows mojibake: the true
+# text is read instead (on purpose, as for undeclared pages; docs/decision.md).
+TRUE_TEXT_ON_PURPOSE = {"latin9", "mac-roman", "mac-cyrillic", "utf8mb4"}
+# Encodings no browser has whose text Chromium's detector reads as one encoding, and so does
+# the project (valid CJK, a Cyrillic code page close to a standard one).
+SAME_AS_CHROMIUM = {"johab", "cp1125", "koi8-t", "kz-1048", "pt154", "cp737", "cp862"}
+
+
+def _label(document: dict[str, Any]) -> str:
+    return document["description"].split(" labelled ")[-1].split(" (")[0]
+
+
+def _decode(document: dict[str, Any]) -> tuple[bytes, str, Any]:
+    body = base64.b64decode(document["body_b64"])
+    headers = [value for name, value in document["headers"] if name.lower() == "content-type"]
+    text, decision = decode_html(body, headers or None, url=document["url"])
+    return body, text, decision
+
+
+def test_fixture_is_complete() -> None:
+    assert BROWSER["browser"] == "Chromium"
+    assert len(DOCUMENTS) >= 200
+    labels = {_label(d) for d in DOCUMENTS if d["group"] == "meta"}
+    assert len(labels) >= 30
+    # No label of the fixture is one the Encoding Standard knows.
+    assert all(lookup(label) is None for label in labels)
+    # Chromium reads the same bytes the same with the label in <meta>, in the header or
+    # nowhere: the label changes nothing (two long pages differ by the <meta> bytes alone).
+    by_text: dict[str, set[str]] = {}
+    for document in DOCUMENTS:
+        key = document["id"].split("-", 1)[1]
+        by_text.setdefault(key, set()).add(document["chromium"]["charset"])
+    assert sum(len(charsets) > 1 for charsets in by_text.values()) <= 2
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda d: d["id"])
+def test_unknown_labels_are_ignored_as_chromium_ignores_them(document: dict[str, Any]) -> None:
+    body, text, decision = _decode(document)
+    assert decision.source in (Source.DETECTION, Source.UTF8, Source.TLD, Source.DEFAULT)
+    if document["group"] != "none":
+        assert [d.label for d in decision.overridden] == [_label(document)]
+    label = _label(document) if document["group"] != "none" else document["id"].split("-")[1]
+    chromium = lookup(document["chromium"]["charset"])
+    assert chromium is not None
+    true = whatwg_encoding_for(document["true_encoding"])
+    if true is not None and (decode(body, chromium) == decode(body, true)):
+        # Chromium's detector found the true text: so does the project.
+        assert text == decode(body, true)
+    elif true is not None and label in TRUE_TEXT_ON_PURPOSE:
+        assert text == decode(body, true)
+    elif label in SAME_AS_CHROMIUM:
+        assert text == decode(body, chromium)
+
+
+def test_text_of_no_browser_encoding_reads_mostly_as_chromium() -> None:
+    # DOS and Mac code pages: no reading is right and Chromium's guesses are noisy (the same
+    # Czech text is windows-1250, Hungarian windows-1252; long German macintosh). Bytes that
+    # read as no language fall back to windows-1252 as in Chromium, valid CJK stays CJK.
+    agree = total = 0
+    for document in DOCUMENTS:
+        if whatwg_encoding_for(document["true_encoding"]) is not None:
+            continue
+        body, text, _ = _decode(document)
+        chromium = lookup(document["chromium"]["charset"])
+        assert chromium is not None
+        total += 1
+        agree += text == decode(body, chromium)
+    assert total >= 100
+    assert agree >= 0.55 * total, (agree, total)
