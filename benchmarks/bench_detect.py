@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from scrapy_charset.encoding import get_encoding
 from scrapy_charset.sniffing import decode_html
 
 PAGES = Path(__file__).resolve().parent.parent / "tests" / "data" / "detection"
@@ -31,8 +32,9 @@ def pages() -> dict[str, tuple[str, bytes]]:
         if not name.endswith("-long.html") or encoding in chosen:
             continue
         body = (PAGES / name).read_bytes()
-        head, rest = body.split(b"<main>", 1)
-        main, tail = rest.split(b"</main>", 1)
+        codec = get_encoding(encoding).python_codec  # markup is ASCII except in UTF-16
+        head, rest = body.split("<main>".encode(codec), 1)
+        main, tail = rest.split("</main>".encode(codec), 1)
         copies = max(1, -(-(SIZE - len(head) - len(tail)) // len(main)))
         chosen[encoding] = (name.split("-" + encoding)[0], head + main * copies + tail)
     return chosen

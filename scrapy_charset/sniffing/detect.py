@@ -22,9 +22,8 @@ from .letters import (
     ISO_8859,
     LATIN_CANDIDATES,
     TLD_LANGUAGES,
-    best_readings,
     prefer_language,
-    reading_score,
+    ranked_readings,
 )
 from .tld import tld_default
 
@@ -365,9 +364,9 @@ _LETTERS_PER_BYTE = 0.6
 _FEW_BYTES = 16
 
 
-def _reads_as_letters(sample: bytes) -> bool:
-    best = best_readings(sample)[0]
-    return reading_score(sample, best) >= _LETTERS_PER_BYTE * _high_bytes(sample)
+def _reads_as_letters(sample: bytes, top: float) -> bool:
+    """Whether the best single-byte reading of ``sample``, scoring ``top``, is text."""
+    return top >= _LETTERS_PER_BYTE * _high_bytes(sample)
 
 
 # A sample with at least this many non-ASCII bytes whose best reading still scores below zero
@@ -375,8 +374,9 @@ def _reads_as_letters(sample: bytes) -> bool:
 _NO_LANGUAGE_BYTES = 8
 
 
-def _is_no_language(sample: bytes, best: str) -> bool:
-    return _high_bytes(sample) >= _NO_LANGUAGE_BYTES and reading_score(sample, best) < 0
+def _is_no_language(sample: bytes, top: float) -> bool:
+    """Whether the best reading of ``sample``, scoring ``top``, is text of no language."""
+    return top < 0 and _high_bytes(sample) >= _NO_LANGUAGE_BYTES
 
 
 def choose_single_byte(
@@ -385,6 +385,7 @@ def choose_single_byte(
     candidates: tuple[str, ...] = CANDIDATES,
     preferred: Encoding | None = None,
     window: bytes = b"",
+    ranked: tuple[tuple[str, ...], float] | None = None,
 ) -> Encoding | None:
     """The single-byte encoding that reads ``sample`` best (see :mod:`.letters`); ``None``
     when the TLD's locale encoding is another of the best readings, so that the TLD decides.
@@ -393,11 +394,15 @@ def choose_single_byte(
     detector's answer) wins; then Greek follows Chromium (both encodings read alike:
     ISO-8859-7 when short, windows-1253 when long); otherwise the first in ``candidates``.
     Bytes 0x80-0x9F anywhere in ``window`` (the part of the page looked at) rule out the
-    ISO-8859 encodings even when the sample has none.
+    ISO-8859 encodings even when the sample has none. ``ranked`` is ``ranked_readings`` of
+    the sample over all candidates, when already known.
     """
     c1 = len(window.translate(None, C1_BYTES)) != len(window)
-    tied = best_readings(sample, candidates, ISO_8859 if c1 else frozenset())
-    if _is_no_language(sample, tied[0]):
+    if ranked is None or c1 or candidates != CANDIDATES:
+        ranked = ranked_readings(sample, candidates, ISO_8859 if c1 else frozenset())
+    names, top = ranked
+    tied = list(names)
+    if _is_no_language(sample, top):
         # Text in an encoding no browser has (DOS or Mac code pages): no reading is right;
         # like Chromium, the TLD's default or windows-1252.
         return None
@@ -458,18 +463,24 @@ class CharsetNormalizerDetector:
         # A CJK reading that is valid and typical of its language settles it, unless the
         # sample has a few non-ASCII bytes only and they read as letters in a single-byte
         # encoding (Dutch `één ’` is two Hangul syllables in EUC-KR).
-        if _high_bytes(sample) < _FEW_BYTES and _reads_as_letters(sample):
-            return choose_single_byte(sample, tld, window=prefix)
+        ranked: tuple[tuple[str, ...], float] | None = None
+        if _high_bytes(sample) < _FEW_BYTES:
+            ranked = ranked_readings(sample)
+            if _reads_as_letters(sample, ranked[1]):
+                return choose_single_byte(sample, tld, window=prefix, ranked=ranked)
         readings = multi_byte_readings(sample)
         multi_byte = [get_encoding(name) for name in readings]
         cjk = best_cjk(sample, multi_byte, readings)
         if cjk is not None:
             return cjk
-        if not multi_byte or _reads_as_letters(sample):
-            return choose_single_byte(sample, tld, window=prefix)
+        if not multi_byte:
+            return choose_single_byte(sample, tld, window=prefix, ranked=ranked)
+        ranked = ranked or ranked_readings(sample)
+        if _reads_as_letters(sample, ranked[1]):
+            return choose_single_byte(sample, tld, window=prefix, ranked=ranked)
         # No single-byte reading is text (Johab read in any of them): the valid CJK
         # reading most typical of its language, as Chromium reads it.
-        if _is_no_language(sample, best_readings(sample)[0]):
+        if _is_no_language(sample, ranked[1]):
             return max(multi_byte, key=lambda e: cjk_score(readings[e.name], e.name))
         # Less typical CJK readings compete with the single-byte encodings in
         # charset-normalizer's statistics.

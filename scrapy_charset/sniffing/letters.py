@@ -314,6 +314,13 @@ def best_readings(
     """The candidates that read ``sample`` best, in ``candidates`` order (several when they
     score the same). Readings without broken characters go first, and those ``ruled_out`` by
     the rest of the page are not among them: structure before letters."""
+    return list(ranked_readings(sample, candidates, ruled_out)[0])
+
+
+def ranked_readings(
+    sample: bytes, candidates: tuple[str, ...] = CANDIDATES, ruled_out: frozenset[str] = frozenset()
+) -> tuple[tuple[str, ...], float]:
+    """``best_readings`` and their score."""
     marks = {name: sample.translate(_run_table(name)) for name in candidates}
     intact = [name for name in candidates if name not in ruled_out and b"B" not in marks[name]]
     counts = Counter(sample.translate(None, _ASCII_BYTES))
@@ -337,4 +344,4 @@ def best_readings(
         context = _run_score(marks[name]) + misplaced + _PRIOR.get(name, 0.0)
         totals[name] = letter_score(keys, numbers, name) + context
         top = max(top, totals[name])
-    return [name for name in pool if totals.get(name, top - 1) >= top - _EPSILON]
+    return tuple(name for name in pool if totals.get(name, top - 1) >= top - _EPSILON), top
