@@ -161,6 +161,10 @@ def utf16_without_bom(data: bytes) -> Encoding | None:
     return None
 
 
+# Control codes other than tab, newline, form feed and carriage return: not in text.
+_CONTROL_CODE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+
+
 def _reads_as_utf16(head: bytes, name: str) -> bool:
     try:
         text = head.decode("utf-16-le" if name == "UTF-16LE" else "utf-16-be")
@@ -169,9 +173,7 @@ def _reads_as_utf16(head: bytes, name: str) -> bool:
         if error.start < len(head) - 2:
             return False
         text = head[: error.start].decode("utf-16-le" if name == "UTF-16LE" else "utf-16-be")
-    return not any(
-        (char < " " and char not in "\t\n\r\x0c") or "\x7f" <= char < "\xa0" for char in text
-    )
+    return _CONTROL_CODE.search(text) is None
 
 
 def fast_path(data: bytes) -> tuple[bool, Encoding | None]:
