@@ -1167,11 +1167,16 @@ def main(argv: list[str]) -> int:
         return 0
     if args.only:
         rows = merge_group(rows, args.only)
-    with gzip.open(OUT, "wt", encoding="utf-8", compresslevel=9) as f:
+    write_rows(rows, OUT)
+    return 0
+
+
+def write_rows(rows: list[dict[str, Any]], out: Path) -> None:
+    """The metadata row and one row per document, gzipped JSON lines."""
+    with gzip.open(out, "wt", encoding="utf-8", compresslevel=9) as f:
         for row in rows:
             f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print(f"{len(rows) - 1} documents -> {OUT.relative_to(ROOT)}")
-    return 0
+    print(f"{len(rows) - 1} documents -> {out.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -12,8 +12,6 @@ Usage: ``python scripts/chromium/record_unknown_labels.py``
 
 from __future__ import annotations
 
-import gzip
-import json
 import sys
 import unicodedata
 from pathlib import Path
@@ -21,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "detection"))
 
-from record_documents import ROOT, Doc, ct, page, record  # noqa: E402
+from record_documents import ROOT, Doc, ct, page, record, write_rows  # noqa: E402
 from samples import SAMPLES, long_form  # noqa: E402
 from texts import TEXTS  # noqa: E402
 
@@ -130,11 +128,7 @@ def docs() -> list[Doc]:
 
 
 def main() -> int:
-    rows = record(docs())
-    with gzip.open(OUT, "wt", encoding="utf-8", compresslevel=9) as f:
-        for row in rows:
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print(f"{len(rows) - 1} documents -> {OUT.relative_to(ROOT)}")
+    write_rows(record(docs()), OUT)
     return 0
 
 
