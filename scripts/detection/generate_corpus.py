@@ -16,7 +16,7 @@ import random
 from pathlib import Path
 
 from texts import TEXTS
-from write_pages import TLDS, encode, long_page, short_page
+from write_pages import TLDS, long_page, short_page
 
 from scrapy_charset.encoding import get_encoding
 
@@ -60,7 +60,8 @@ def main() -> None:
             pages = []
             for n in range(args.per_size):
                 limit = rng.randint(200, 400)
-                pages.append((f"short{n}", short_page(sentences(words, rng, 600, joiner), canonical, limit)))
+                short = sentences(words, rng, 600, joiner)
+                pages.append((f"short{n}", short_page(short, canonical, limit)))
                 medium = tuple(sentences(words, rng, 300, joiner) for _ in range(rng.randint(3, 6)))
                 pages.append((f"medium{n}", long_page(medium, canonical)))
             big = tuple(sentences(words, rng, 400, joiner) for _ in range(40))
