@@ -11,7 +11,9 @@ import ast
 import csv
 import fcntl
 import fnmatch
+import functools
 import io
+import logging
 import os
 import pickle
 import stat
@@ -474,12 +476,42 @@ def is_cache_entry(names: Iterable[str]) -> bool:
 # -- WARC -------------------------------------------------------------------------------------
 
 
+class _CleanMessage(logging.Filter):
+    """warcio's warnings quote what it read (a corrupt WARC's header: any bytes): escaped and
+    cut as the audit's own messages are."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = clean_message(record.getMessage()), None
+        return True
+
+
+def _clean_warcio_warnings() -> None:
+    logger = logging.getLogger("warcio.recordloader")  # filters do not apply to child loggers
+    if not any(isinstance(f, _CleanMessage) for f in logger.filters):
+        logger.addFilter(_CleanMessage())
+
+
+@functools.cache
+def _QuietIterator(base: type) -> type:  # noqa: N802 - a class
+    """warcio's ArchiveIterator, except that after a record with a wrong Content-Length it
+    writes the offset to stderr but not the rest of the line (any bytes, of any length)."""
+
+    class QuietArchiveIterator(base):  # type: ignore[misc, valid-type]
+        INC_RECORD = (
+            "WARNING: WARC record not followed by a blank line (wrong Content-Length?) at"
+            " offset {0}\n"
+        )
+
+    return QuietArchiveIterator
+
+
 def read_warc(path: Path | str, skip_non_html: bool = True, limit: int = 0) -> Iterator[Page]:
     """Every HTTP ``response`` record of a WARC (or ARC) file, gzip'd or plain.
 
     A record cut short or a file that stops parsing yields one error page and ends the file.
     """
     origin = str(path)
+    _clean_warcio_warnings()
     try:
         from warcio.archiveiterator import ArchiveIterator
     except ImportError:
@@ -495,7 +527,7 @@ def read_warc(path: Path | str, skip_non_html: bool = True, limit: int = 0) -> I
     with stream:
         number = end = 0
         try:
-            records = ArchiveIterator(stream, arc2warc=True)
+            records = _QuietIterator(ArchiveIterator)(stream, arc2warc=True)
             for record in records:
                 number += 1
                 page = None

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO, cast
 
 from .audit_compare import DEFAULT_TITLES, DEFAULTS, Record
+from .audit_inputs import clean_message
 from .audit_severity import CLASSES, worst
 
 # Record fields a summary can be grouped by (scalar fields of Record.to_dict()).
@@ -320,7 +321,7 @@ def render_examples(records: Sequence[Record], default: str, limit: int) -> str:
     for record in records[:limit]:
         result = record.defaults.get(default)
         diff = result.diff if result is not None else None
-        where = record.url or record.origin
+        where = clean_message(record.url or record.origin)
         lines.append(f"  {where}: browser {record.encoding} ({record.source})")
         if diff is not None and "offset" in diff:
             lines.append(f"    browser: {diff['browser']!r}")
@@ -332,7 +333,8 @@ def render_examples(records: Sequence[Record], default: str, limit: int) -> str:
 
 
 def render_errors(records: Sequence[Record]) -> str:
-    return "".join(f"  {r.url or r.origin}: {r.error}\n" for r in records)
+    # A URL read from a corrupt WARC can be any bytes: escaped and cut as messages are.
+    return "".join(f"  {clean_message(r.url or r.origin)}: {r.error}\n" for r in records)
 
 
 def flat_row(data: dict[str, Any]) -> dict[str, Any]:

@@ -222,3 +222,39 @@ def test_a_corrupt_warc_message_is_cut_and_escaped(tmp_path: Path) -> None:
     table = run_within(30, str(tmp_path))
     assert "Traceback" not in table.out + table.err
     assert all(line.isprintable() for line in table.out.splitlines())
+
+
+def _warc_record(body: bytes, url: str = "http://c.example/") -> bytes:
+    buffer = io.BytesIO()
+    writer = WARCWriter(buffer, gzip=False)
+    http = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+    writer.write_record(writer.create_warc_record(
+        url, "response", payload=io.BytesIO(body), http_headers=http, length=len(body)
+    ))
+    return buffer.getvalue()
+
+
+def test_what_warcio_quotes_from_a_corrupt_warc_is_cut_and_escaped(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """warcio writes to stderr itself: the rest of the line after a record with a wrong
+    Content-Length, and a WARC-Target-URI with spaces; a binary one also names the record in
+    the table."""
+    record = _warc_record(PAGE.body)
+    (tmp_path / "remainder.warc").write_bytes(
+        record[:-4] + b"\x00\xff junk" * 5000 + b"\r\n\r\n" + record
+    )
+    (tmp_path / "uri.warc").write_bytes(b"\x00\xfe\xff binary junk " * 500)
+    result = run_within(30, str(tmp_path))
+    assert result.status == 0, result.err
+    assert "Traceback" not in result.out + result.err
+    assert all(line.isprintable() for line in result.out.splitlines())
+    assert max(len(line) for line in result.out.splitlines()) < 400
+    written = capfd.readouterr().err.splitlines()  # warcio's own writes to stderr
+    written += [r.getMessage() for r in caplog.records if r.name.startswith("warcio")]
+    assert any("not followed by a blank line" in line for line in written)
+    assert any("Replacing spaces" in line for line in written)
+    for line in written:
+        assert len(line) <= 250 and line.isprintable(), line[:300]
+    rows = run_within(30, str(tmp_path), "--format", "jsonl").pages()
+    assert sum(1 for row in rows if not row["error"]) == 2  # both records of remainder.warc
