@@ -53,15 +53,18 @@ suspect_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
 /* Whether the mojibake checks must find nothing although a suspect sequence is there: for
  * every misreading, no stretch (a lead and the continuation characters after it, as its
  * pattern [leads][continuations]+ matches them) is complete, or fewer are complete than are
- * too short. quality._best_misreading passes over such a misreading (each short stretch is a
- * failure, each repair needs a complete stretch, and it wants fewer failures than repairs):
- * genuine Ukrainian text ("Він", a capital and i, is one complete windows-1251 stretch among
- * short ones) is clean without the exact checks. */
+ * too short, or the one complete stretch is two characters among more non-ASCII ones.
+ * quality._best_misreading passes over such a misreading (each short stretch is a failure,
+ * each repair needs a complete stretch, it wants fewer failures than repairs, and it leaves a
+ * single two-character repair beside other non-ASCII text alone): genuine Ukrainian text
+ * ("Він", a capital and i, is one complete windows-1251 stretch) is clean without the exact
+ * checks. */
 #define STRETCHES(TYPE)                                                                       \
     do {                                                                                      \
         const TYPE *chars = (const TYPE *)data;                                               \
-        for (Py_ssize_t i = 0; i + 1 < n; i++) {                                              \
+        for (Py_ssize_t i = 0; i < n; i++) {                                                  \
             Py_UCS4 c = chars[i];                                                             \
+            non_ascii += c >= 0x80;                                                           \
             if (c > lead_hi || !leads[c]) {                                                   \
                 continue;                                                                     \
             }                                                                                 \
@@ -76,8 +79,10 @@ suspect_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
                     k++;                                                                      \
                 }                                                                             \
                 if (k) { /* (the next stretch of m starts after these: none is a lead) */     \
-                    if (k >= ((announced_in[c] >> (2 * m)) & 3)) {                            \
+                    unsigned char need = (announced_in[c] >> (2 * m)) & 3;                    \
+                    if (k >= need) {                                                          \
                         complete[m]++;                                                        \
+                        two_chars[m] = need == 1;                                             \
                     } else {                                                                  \
                         short_ones[m]++;                                                      \
                     }                                                                         \
@@ -90,6 +95,8 @@ static int
 explained_in_part(int kind, const void *data, Py_ssize_t n)
 {
     Py_ssize_t complete[MAX_MISREADINGS] = {0}, short_ones[MAX_MISREADINGS] = {0};
+    int two_chars[MAX_MISREADINGS] = {0}; /* the last complete stretch is two characters */
+    Py_ssize_t non_ascii = 0;
     switch (kind) {
     case PyUnicode_1BYTE_KIND:
         STRETCHES(Py_UCS1);
@@ -101,7 +108,8 @@ explained_in_part(int kind, const void *data, Py_ssize_t n)
         STRETCHES(Py_UCS4);
     }
     for (int m = 0; m < misreading_count; m++) {
-        if (complete[m] && complete[m] >= short_ones[m]) {
+        if (complete[m] && complete[m] >= short_ones[m] &&
+            !(complete[m] == 1 && two_chars[m] && non_ascii > 2)) {
             return 0;
         }
     }
