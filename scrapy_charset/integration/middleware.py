@@ -55,6 +55,7 @@ from .response import (
     CharsetXmlResponse,
     DetectorGuard,
     codec_name,
+    explicit_codec,
     explicit_encoding,
 )
 from .settings import read_settings
@@ -170,6 +171,14 @@ class CharsetMiddleware:
             return "redirect"
         if not response.body:
             return "empty"
+        label = getattr(response, "_encoding", None)
+        if (
+            label is not None
+            and explicit_codec(label) is not None
+            and not _pinned_by_cache(response, label)
+        ):
+            # Encoded with a Python codec the Encoding Standard lacks: stock Scrapy's text.
+            return "explicit_codec"
         return None
 
     def _skip(self, request: Request, reason: str) -> None:
@@ -228,13 +237,10 @@ class CharsetMiddleware:
             return None
         encoding = explicit_encoding(label)
         if encoding is None:
-            self.stats.inc_value("charset/explicit/unknown")
-            self._log_once(
-                "explicit_unknown",
-                logging.WARNING,
-                "Ignoring encoding=%r given to the response for %s: it names no Encoding"
-                " Standard encoding, the body is sniffed (further ones are counted in"
-                " charset/explicit/unknown)",
+            self._ignore(
+                "charset/explicit/unknown",
+                "Ignoring encoding=%r given to the response for %s: it names no text codec,"
+                " the body is sniffed",
                 label,
                 response.url,
             )
@@ -248,12 +254,9 @@ class CharsetMiddleware:
             return decoding
         forced = _lookup_label(label.name if isinstance(label, Encoding) else label)
         if forced is None:
-            self.stats.inc_value("charset/forced/invalid")
-            self._log_once(
-                "forced_invalid",
-                logging.WARNING,
-                "Ignoring meta[%r]=%r on %s: not an Encoding Standard label"
-                " (further ones are counted in charset/forced/invalid)",
+            self._ignore(
+                "charset/forced/invalid",
+                "Ignoring meta[%r]=%r on %s: not an Encoding Standard label",
                 META_FORCE,
                 label,
                 request.url,
@@ -320,6 +323,12 @@ class CharsetMiddleware:
             response.url,
             exc_info=True,
         )
+
+    def _ignore(self, stat: str, message: str, *args: Any) -> None:
+        """Count a user value that is ignored in ``stat``; warn about the first one."""
+        self.stats.inc_value(stat)
+        message = f"{message} (further ones are counted in {stat})"
+        self._log_once(stat, logging.WARNING, message, *args)
 
     def _log_once(self, event: str, level: int, message: str, *args: Any, **kwargs: Any) -> None:
         if event in self._logged:

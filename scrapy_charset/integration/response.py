@@ -69,10 +69,15 @@ def output_codec(encoding: Encoding) -> str:
     codec (``"scrapy-charset-euc-jp"``), the spec's encoder in error mode html (``&#N;``).
     """
     output = output_encoding(encoding)
-    if output == UTF_8:
-        return "utf-8"
-    name = _whatwg_codec(output)
-    teach_libxml2(name, output)  # so that lxml (Scrapy's xmliter_lxml) accepts the name too
+    return "utf-8" if output == UTF_8 else plugin_codec(output)
+
+
+@cache
+def plugin_codec(encoding: Encoding) -> str:
+    """The plugin's registered codec for ``encoding`` (``"scrapy-charset-euc-jp"``): the
+    standard's decoder and encoder, a name libxml2 also accepts."""
+    name = _whatwg_codec(encoding)
+    teach_libxml2(name, encoding)  # so that lxml (Scrapy's xmliter_lxml) accepts the name too
     return name
 
 
@@ -88,6 +93,7 @@ _BY_PYTHON_CODEC: dict[str, Encoding] = {}
 for _encoding in ALL_ENCODINGS:
     if _encoding not in (REPLACEMENT, X_USER_DEFINED):
         _BY_PYTHON_CODEC.setdefault(codec_name(_encoding.python_codec), _encoding)
+_BY_PYTHON_CODEC[codec_name("utf-8-sig")] = UTF_8  # UTF-8 whose BOM is dropped, as the standard's
 
 
 @cache
@@ -99,7 +105,12 @@ def _explicit_encoding(name: str) -> Encoding | None:
         canonical = codecs.lookup(name).name
     except (LookupError, ValueError):
         return None
-    return lookup(canonical) or _BY_PYTHON_CODEC.get(canonical)
+    # Python's names spell with "_" what the standard's labels spell with "-" (euc_kr).
+    return (
+        lookup(canonical)
+        or lookup(canonical.replace("_", "-"))
+        or _BY_PYTHON_CODEC.get(canonical)
+    )
 
 
 def explicit_encoding(value: object) -> Encoding | None:
@@ -110,11 +121,41 @@ def explicit_encoding(value: object) -> Encoding | None:
     anything else (``"utf-7"``, ``"rot13"``, a non-string) names none.
     """
     if isinstance(value, Encoding):
-        return lookup(value.name)
-    if not isinstance(value, str) or len(value) > 100:
+        encoding: Encoding | None = lookup(value.name)
+    elif not isinstance(value, str) or len(value) > 100:
         return None
-    # The plugin's own codec names (response.encoding, kept by replace(body=str)).
-    return encoding_of(value) or _explicit_encoding(value)
+    else:
+        # The plugin's own codec names (response.encoding, kept by replace(body=str)).
+        encoding = encoding_of(value) or _explicit_encoding(value)
+    # No one encodes bytes in "replacement": its labels (iso-2022-kr, hz-gb-2312...) name
+    # Python codecs the bytes were encoded with (explicit_codec).
+    return None if encoding == REPLACEMENT else encoding
+
+
+def explicit_codec(value: object) -> str | None:
+    """The Python text codec an explicit ``encoding=`` names when it names no encoding of the
+    Encoding Standard (``cp852``, ``utf-7``, ``iso-2022-kr``), or ``None``.
+
+    Whoever built the response encoded its bytes with that codec: they are decoded with it, as
+    stock Scrapy does. Names of codecs that do not turn bytes into text (``rot13``,
+    ``base64``, ``undefined``) are none.
+    """
+    if not isinstance(value, str) or len(value) > 100 or explicit_encoding(value) is not None:
+        return None
+    return _text_codec(value)
+
+
+@cache
+def _text_codec(name: str) -> str | None:
+    try:
+        info = codecs.lookup(name)
+        if not getattr(info, "_is_text_encoding", True):
+            return None
+        # Any bytes ("undefined" always fails, "idna" and "punycode" fail on most).
+        codecs.decode(bytes(range(256)), info.name, "replace")
+    except Exception:
+        return None
+    return info.name
 
 
 def explicit_decision(body: bytes, encoding: Encoding, label: str) -> Decision:
@@ -342,11 +383,12 @@ class CharsetResponseMixin:
         return self._charset_options
 
     @property
-    def charset_decision(self) -> Decision:
-        """The decision for this body."""
+    def charset_decision(self) -> Decision | None:
+        """The decision for this body; ``None`` when an explicit ``encoding=`` names a Python
+        codec outside the Encoding Standard, which decodes the body as in stock Scrapy."""
         if self._charset_text is None:
             self._charset_decode()
-        return self._charset_decision  # type: ignore[return-value]
+        return self._charset_decision
 
     def _explicit(self) -> tuple[Encoding, str] | None:
         """The explicit ``encoding=`` given to this response, when it names an encoding."""
@@ -358,7 +400,12 @@ class CharsetResponseMixin:
 
     def _charset_decode(self) -> None:
         # An explicit encoding= (whoever built the response knows how its bytes are encoded)
-        # wins over everything but a BOM; one that names no encoding is ignored (sniffing).
+        # wins over everything but a BOM; one that names a Python codec the standard lacks
+        # decodes as in stock Scrapy; one that names nothing is ignored (sniffing).
+        if explicit_codec(self._encoding) is not None:
+            self._charset_text = TextResponse.text.fget(self)  # type: ignore[attr-defined]
+            self._charset_decision = None
+            return
         text, decision = self._charset_options.decode(
             self.body, self.headers.getlist(b"Content-Type"), self.url, self._explicit()
         )
@@ -381,7 +428,10 @@ class CharsetResponseMixin:
         ``xmliter_lxml`` hand the name to libxml2, which knows only its own names. An
         ``encoding=`` that names no encoding is ignored, like for the text (sniffed).
         """
+        if explicit_codec(self._encoding) is not None:  # a Python codec the standard lacks
+            return self._encoding  # type: ignore[return-value]
         decision = self.charset_decision
+        assert decision is not None  # only None for such a codec
         if self._charset_kind == "xml":
             return output_encoding(decision.encoding).python_codec
         return output_codec(decision.encoding)
@@ -394,8 +444,18 @@ class CharsetResponseMixin:
             try:
                 self._charset_json = json.loads(self.body)
             except UnicodeDecodeError:
-                self._charset_json = json.loads(self.text)
+                self._charset_json = json.loads(self._json_text())
         return self._charset_json
+
+    def _json_text(self) -> str:
+        """The text of a JSON body that is not UTF-8/16/32. JSON is no XML: an XML response's
+        default (UTF-8, which it is not) gives way to the plain-text rules, as in stock
+        Scrapy, which decodes it with its guess."""
+        if self._charset_kind != "xml" or self._explicit() is not None:
+            return self.text
+        options = self._charset_options.with_kind("text")
+        content_type = self.headers.getlist(b"Content-Type")
+        return options.decode(self.body, content_type, self.url)[0]
 
     def follow(self, url: Any, *args: Any, **kwargs: Any) -> Any:
         """Scrapy's ``follow``, with the URL a browser would request.
@@ -434,13 +494,15 @@ class CharsetResponseMixin:
 
     def _replace_as_stock(self, target: Any, args: Any, kwargs: dict[str, Any]) -> Any:
         """A recast to a class of Scrapy's own (``replace(cls=HtmlResponse)``): everything but
-        our options, and the codec the text was decoded with, as Scrapy's ``replace`` pins."""
+        our options, and the codec the text was decoded with, as Scrapy's ``replace`` pins:
+        the plugin's codec for the decision's encoding, so the recast reads the same text."""
         for name in self.attributes:  # type: ignore[attr-defined]
             if name != "charset_options":
                 kwargs.setdefault(name, getattr(self, name))
         if isinstance(target, type) and issubclass(target, TextResponse):
-            if "encoding" not in kwargs:
-                kwargs["encoding"] = self.charset_decision.encoding.python_codec
+            decision = self.charset_decision
+            if "encoding" not in kwargs and decision is not None:
+                kwargs["encoding"] = plugin_codec(decision.encoding)
         return target(*args, **kwargs)
 
     if hasattr(TextResponse, "to_dict"):  # Scrapy 2.19+; older responses have none

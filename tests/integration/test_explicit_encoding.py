@@ -20,7 +20,11 @@ from scrapy.http import FormRequest, Headers, HtmlResponse, Request, TextRespons
 from scrapy.responsetypes import responsetypes
 
 from scrapy_charset.encoding import lookup
-from scrapy_charset.integration.response import CharsetResponseMixin, explicit_encoding
+from scrapy_charset.integration.response import (
+    CharsetHtmlResponse,
+    CharsetResponseMixin,
+    explicit_encoding,
+)
 from tests.integration.test_middleware_support import charset_stats, middleware, stock_text
 from tests.support.crawl import run_crawl
 from tests.support.server import LocalServer, html
@@ -135,7 +139,10 @@ def test_python_codec_names_map_to_the_standard(label: str, name: str) -> None:
     assert explicit_encoding(label) == lookup(name)
 
 
-@pytest.mark.parametrize("label", ["utf-7", "rot13", "base64", "hex", "nonsense", "", "x" * 500])
+UNKNOWN = ["rot13", "base64", "hex", "zlib", "uu", "undefined", "idna", "punycode", "nonsense", ""]
+
+
+@pytest.mark.parametrize("label", [*UNKNOWN, "x" * 500])
 def test_unknown_explicit_encodings_fall_back_to_sniffing(label: str) -> None:
     body = SJIS_PAGE.encode("cp932")
     response = HtmlResponse("http://example.jp/", body=body, encoding=label)
@@ -145,6 +152,55 @@ def test_unknown_explicit_encodings_fall_back_to_sniffing(label: str) -> None:
     # The sniffed document's encoder, not the unknown label.
     assert new.encoding == "scrapy-charset-shift_jis"
     assert charset_stats(crawler)["charset/explicit/unknown"] == 1
+
+
+FOREIGN = {
+    "cp852": "Zażółć gęślą jaźń",
+    "iso-2022-kr": "한국어 텍스트",  # a label of "replacement" in the standard
+    "hz": "中文文本",  # hz-gb-2312 is one too
+    "mac_greek": "Ελληνικά",
+    "koi8_t": "Китобхонаи шаҳр",
+    "utf-32": "Zürich 東京",
+    "johab": "한국어",
+}
+
+
+@pytest.mark.parametrize(("label", "text"), FOREIGN.items())
+def test_python_codecs_the_standard_lacks_decode_as_in_stock_scrapy(label: str, text: str) -> None:
+    """The bytes were encoded with that Python codec by whoever built the response: stock
+    Scrapy decodes them with it, so the response passes through untouched."""
+    body = f'<html><head><meta charset="utf-8"></head><body><p>{text}</p></body></html>'
+    response = HtmlResponse("http://example.com/", body=body.encode(label), encoding=label)
+    new, crawler = through(response)
+    assert new is response and new.css("p::text").get() == text
+    assert charset_stats(crawler) == {"charset/skipped/explicit_codec": 1}
+    # Built directly as the plugin's class (or recast with replace(encoding=...)): the same text.
+    ours = CharsetHtmlResponse("http://example.com/", body=body.encode(label), encoding=label)
+    assert ours.text == response.text and ours.encoding == label
+    assert ours.charset_decision is None
+    page = through(HtmlResponse("http://example.com/", body=b"<p>x</p>"))[0]
+    recast = page.replace(body=body.encode(label), encoding=label)
+    assert recast.css("p::text").get() == text
+
+
+def test_utf7_passes_through_as_stock_scrapy_reads_it() -> None:
+    """w3lib does not decode UTF-7 (a script-injection risk); whatever stock Scrapy reads, the
+    plugin does not change it."""
+    response = HtmlResponse(
+        "http://example.com/", body="<p>Zürich</p>".encode("utf-7"), encoding="utf-7"
+    )
+    new, crawler = through(response)
+    assert new is response
+    assert charset_stats(crawler) == {"charset/skipped/explicit_codec": 1}
+
+
+@pytest.mark.parametrize("label", ["utf_8_sig", "euc_kr", "iso8859_15", "mac_roman", "koi8_u"])
+def test_python_spellings_of_standard_encodings_decide(label: str) -> None:
+    assert explicit_encoding(label) is not None
+    text = "Zürich €"
+    body = f"<p>{text}</p>".encode(label, "xmlcharrefreplace")
+    new, _ = through(HtmlResponse("http://example.com/", body=body, encoding=label))
+    assert new.charset_decision.source.value in ("explicit", "bom")
 
 
 QUERY = "東京～ é€"  # "～" is A1C1 in EUC-JP to a browser; "é" is missing from the CJK ones

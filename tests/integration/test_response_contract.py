@@ -101,6 +101,23 @@ def test_recast_to_scrapys_classes(cls: type) -> None:
     assert type(recast) is cls
     assert recast.text == response.text
     assert recast.css("p::text").get() == "日本語" if cls is HtmlResponse else True
+    # Byte 81 is U+0081 in windows-1252 to a browser, undefined in Python's cp1252: the recast
+    # decodes with the plugin's codec, so it reads the same text.
+    c1 = through(HtmlResponse("http://example.com/", body=b'<meta charset="cp1252"><p>a\x81b'))
+    assert c1.text.endswith("a\x81b")
+    assert c1.replace(cls=cls).text == c1.text
+
+
+def test_json_of_an_xml_response_that_is_not_unicode_reads_the_text_rules() -> None:
+    """JSON is no XML: a body that is not UTF-8/16/32 falls back to the plain-text rules (its
+    charset, else a guess), as stock Scrapy falls back to its guess, not XML's UTF-8."""
+    body = '{"message": "café"}'.encode("cp1252")
+    for headers in ({"Content-Type": "application/json"}, {}):
+        response = CharsetXmlResponse("http://example.com/", body=body, headers=headers)
+        assert response.json() == {"message": "café"}
+    declared = {"Content-Type": "application/json; charset=koi8-r"}
+    response = CharsetXmlResponse("http://example.com/", body=body, headers=declared)
+    assert response.json() == {"message": body[-3:-2].decode("koi8-r").join(["caf", ""])}
 
 
 def test_recast_between_our_classes_uses_the_target_rules() -> None:
