@@ -104,6 +104,34 @@ def test_zyte_api_style_subclass_passes_untouched() -> None:
     assert result.stat("charset/skipped/type") == 1
 
 
+@pytest.mark.parametrize(
+    ("name", "cls"),
+    [
+        ("SplashStyleMiddleware", "SplashStyleTextResponse"),
+        ("SplashJsonStyleMiddleware", "SplashStyleJsonResponse"),
+    ],
+)
+def test_splash_style_classes_pass_untouched(name: str, cls: str) -> None:
+    body = SJIS_PAGE.encode("cp932")
+    with LocalServer({"/ja": html(body, "text/html")}) as server:
+        result = run_crawl(
+            "tests.support.spiders:TextSpider",
+            {
+                "DOWNLOADER_MIDDLEWARES": {
+                    "scrapy_charset.CharsetMiddleware": 585,
+                    RENDERING + name: 725,
+                },
+                "CHARSET_RESPONSE_TYPES": "html,xml,text",
+            },
+            {"urls": [server.url("/ja")]},
+        )
+    assert len(result.items) == 1, result.log[-3000:]
+    (item,) = result.items
+    assert item["p"] == [PRICE]
+    assert item["class"] == cls
+    assert result.stat("charset/skipped/type") == 1
+
+
 # -- the rules, response by response ---------------------------------------------------------
 
 
