@@ -112,7 +112,10 @@ class CharsetMiddleware:
             if kind in config.response_types
         }
         self._forced_decodings: dict[tuple[str, Encoding], BrowserDecoding] = {}
-        self._spider_enabled = _spider_enabled(getattr(crawler, "spider", None))
+        # The spider, not its charset_enabled: that is read per response, inside the guard (a
+        # property that raises must not stop the crawl, a value without truth must not cost
+        # a response).
+        self._spider: Any = getattr(crawler, "spider", None)
         self._logged: set[str] = set()
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
 
@@ -121,7 +124,7 @@ class CharsetMiddleware:
         return cls(crawler)
 
     def _spider_opened(self, spider: Spider) -> None:
-        self._spider_enabled = _spider_enabled(spider)
+        self._spider = spider
 
     # -- the hooks ------------------------------------------------------------------------
     def process_request(self, request: Request, spider: Spider | None = None) -> None:
@@ -161,7 +164,7 @@ class CharsetMiddleware:
     def _skip_reason(self, request: Request, response: Response) -> str | None:
         if _truth(request.meta.get(META_OPT_OUT)):
             return "dont_charset"
-        if not _truth(self._spider_enabled):
+        if not _truth(_spider_enabled(self._spider)):
             return "spider"
         if request.method == "HEAD":
             return "head"
@@ -348,8 +351,8 @@ def _changed(
 
 
 def _spider_enabled(spider: Any) -> Any:
-    """The spider's ``charset_enabled`` as it is: its truth is taken per response, inside the
-    guard that passes a response on whatever happens."""
+    """The spider's ``charset_enabled`` as it is, read per response inside the guard that
+    passes a response on whatever happens (its truth too)."""
     return True if spider is None else getattr(spider, SPIDER_OPT_OUT, True)
 
 

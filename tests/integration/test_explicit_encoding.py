@@ -342,6 +342,17 @@ def test_a_spider_charset_enabled_without_truth_value_does_not_cost_the_response
     assert charset_stats(crawler)["charset/error"] == 1
 
 
+def test_a_spider_charset_enabled_that_raises_costs_neither_the_crawl_nor_a_response() -> None:
+    with LocalServer({"/ja": html(SJIS_PAGE.encode("cp932"), "text/html")}) as server:
+        result = run_crawl(
+            "tests.support.spiders:OptOutRaisesSpider",
+            {"DOWNLOADER_MIDDLEWARES": {"scrapy_charset.CharsetMiddleware": 585}},
+            {"urls": [server.url("/ja"), server.url("/ja?2")]},
+        )
+    assert [item["class"] for item in result.items] == ["HtmlResponse", "HtmlResponse"]
+    assert result.stat("charset/error/RuntimeError") == 2
+
+
 # -- XML media types, measured in Chromium ---------------------------------------------------
 
 DOCUMENTS = [

@@ -151,3 +151,13 @@ def _reactor_name() -> str:
     from twisted.internet import reactor
 
     return type(reactor).__name__
+
+
+class OptOutRaisesSpider(TextSpider):
+    """A ``TextSpider`` whose ``charset_enabled`` is a property that raises."""
+
+    name = "opt_out_raises"
+
+    @property
+    def charset_enabled(self) -> bool:
+        raise RuntimeError("charset_enabled cannot be read")
