@@ -478,6 +478,8 @@ class CharsetResponseMixin:
         # Same bytes, headers and encoding: the copy reads the same text (even under a URL
         # with another TLD), without decoding again.
         same_text = not any(name in kwargs for name in ("body", "headers", "encoding"))
+        if same_text and "url" in kwargs and self._charset_text is None:
+            self._charset_decode()  # with this URL's TLD: the copy keeps this text
         if "encoding" not in kwargs:
             if isinstance(kwargs.get("body"), str):
                 # Encoded with the current encoding, as Scrapy does, which stays explicit.

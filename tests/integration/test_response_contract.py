@@ -151,6 +151,30 @@ def test_replace_url_keeps_the_text_of_a_tld_dependent_page() -> None:
     assert moved.charset_decision == response.charset_decision
 
 
+@pytest.mark.parametrize("copy", ["response_from_dict", "pickle", "direct"])
+def test_replace_url_before_the_text_is_read_keeps_it_too(copy: str) -> None:
+    """A response not decoded yet (built directly, from the HTTP cache's dict, unpickled)
+    reads the text of its own URL, whatever URL the copy gets."""
+    from scrapy.utils.response import response_from_dict
+
+    body = "Съешь же ещё этих мягких французских булок".encode("cp1251")
+    mw, _ = middleware({"CHARSET_DETECTOR": "none"})
+    decoded = mw.process_response(
+        Request("http://example.ru/"), HtmlResponse("http://example.ru/", body=body)
+    )
+    if copy == "response_from_dict":
+        lazy = response_from_dict(decoded.to_dict())
+    elif copy == "pickle":
+        lazy = pickle.loads(pickle.dumps(decoded))
+    else:
+        lazy = CharsetHtmlResponse(
+            "http://example.ru/", body=body, charset_options=decoded.charset_options
+        )
+    moved = lazy.replace(url="http://example.com/")
+    assert moved.text == decoded.text
+    assert moved.charset_decision == decoded.charset_decision
+
+
 def test_json_reads_utf8_whatever_the_charset() -> None:
     body = '{"a": "café"}'.encode()
     headers = Headers({"Content-Type": "text/html; charset=iso-8859-1"})
