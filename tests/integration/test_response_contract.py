@@ -155,14 +155,16 @@ def test_replace_url_keeps_the_text_of_a_tld_dependent_page() -> None:
 def test_replace_url_before_the_text_is_read_keeps_it_too(copy: str) -> None:
     """A response not decoded yet (built directly, from the HTTP cache's dict, unpickled)
     reads the text of its own URL, whatever URL the copy gets."""
-    from scrapy.utils.response import response_from_dict
-
+    if copy == "response_from_dict" and not hasattr(HtmlResponse, "to_dict"):
+        pytest.skip("Scrapy < 2.19 has no to_dict()")
     body = "Съешь же ещё этих мягких французских булок".encode("cp1251")
     mw, _ = middleware({"CHARSET_DETECTOR": "none"})
     decoded = mw.process_response(
         Request("http://example.ru/"), HtmlResponse("http://example.ru/", body=body)
     )
     if copy == "response_from_dict":
+        from scrapy.utils.response import response_from_dict
+
         lazy = response_from_dict(decoded.to_dict())
     elif copy == "pickle":
         lazy = pickle.loads(pickle.dumps(decoded))
