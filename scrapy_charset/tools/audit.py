@@ -20,6 +20,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
+from urllib.parse import urlsplit
 
 from .. import __version__
 from .audit_compare import DEFAULTS, BrowserDecoder, Record, audit_page
@@ -32,6 +33,7 @@ from .audit_inputs import (
     describe_error,
     failed,
     is_remote,
+    is_warc_path,
     iter_units,
     read_options,
     read_unit,
@@ -198,7 +200,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def is_url(value: str) -> bool:
-    return value.lower().startswith(("http://", "https://"))
+    """A page to fetch: an http(s) URL, unless its path names a WARC file (read remotely)."""
+    return value.lower().startswith(("http://", "https://")) and not is_warc_path(
+        urlsplit(value).path
+    )
 
 
 @dataclass

@@ -114,6 +114,37 @@ def test_dask_gives_the_summary_of_a_local_run(archive: Path, tmp_path: Path) ->
     assert cli.out.split("\n\n")[0] == local.out.split("\n\n")[0]
 
 
+def test_remote_warcs_on_worker_processes(archive: Path, tmp_path: Path) -> None:
+    """WARCs given as https URLs, read through fsspec, by the command line and by a Dask
+    cluster of worker processes (the decoder and the inputs pickled to them, as on any
+    cluster): the summary of the local files."""
+    distributed = pytest.importorskip("distributed")
+    from scrapy_charset.tools.audit_dask import audit_paths
+    from tests.support.server import LocalServer, Reply
+
+    local = run_audit(str(archive / "a.warc"), str(archive / "b.warc.gz"),
+                      "--summary-json", str(tmp_path / "local.json"))
+    expected = json.loads((tmp_path / "local.json").read_text("utf-8"))
+    keys = ("groups", "total", "breakdowns")
+    with LocalServer() as server:
+        urls = [
+            server.add(f"/crawl/{name}", Reply((archive / name).read_bytes(),
+                                               [("Content-Type", "application/warc")]))
+            for name in ("a.warc", "b.warc.gz")
+        ]
+        cli = run_audit(*urls, "--summary-json", str(tmp_path / "remote.json"))
+        assert cli.status == 0, cli.err
+        assert cli.out.split("\n\n")[0] == local.out.split("\n\n")[0]
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                      dashboard_address=None) as cluster, \
+                distributed.Client(cluster) as client:
+            summary = audit_paths(client, urls, settings={"CHARSET_TLD_HINT": True})
+    got = summary.to_json()
+    assert {k: got[k] for k in keys} == {k: expected[k] for k in keys}
+    remote = json.loads((tmp_path / "remote.json").read_text("utf-8"))
+    assert {k: remote[k] for k in keys} == {k: expected[k] for k in keys}
+
+
 def test_html_report_is_self_contained(archive: Path, tmp_path: Path) -> None:
     report = tmp_path / "report.html"
     result = run_audit(str(archive / "files"), "--sidecar", str(archive / "pages.tsv"),
