@@ -315,6 +315,9 @@ def _count(pattern: re.Pattern[str], text: str) -> int:
     return len(pattern.findall(text))
 
 
+_HANJA = "[\u4e00-\u9fff\uf900-\ufaff]"
+
+
 def cjk_score(text: str, encoding_name: str) -> float:
     """How typical of its language ``text`` is when read in a CJK encoding: the share of its
     non-ASCII letters that are kana or common kanji (Japanese), Hangul (Korean) or common Han
@@ -324,8 +327,11 @@ def cjk_score(text: str, encoding_name: str) -> float:
     if not letters:
         return 0.0
     # (re caches the compiled patterns: compiled on first use, not when the module is imported)
-    typical = re.compile(_TYPICAL[encoding_name])
-    return _count(typical, non_ascii) / letters / _TYPICAL_SHARE[encoding_name]
+    typical = _count(re.compile(_TYPICAL[encoding_name]), non_ascii)
+    if encoding_name == "EUC-KR":
+        # Korean text has few Hanja; Chinese read as EUC-KR mixes Hangul and Hanja in a word.
+        typical -= _count(re.compile(_HANJA), non_ascii)
+    return typical / letters / _TYPICAL_SHARE[encoding_name]
 
 
 def best_cjk(

@@ -266,3 +266,18 @@ def test_kanji_only_japanese_is_shift_jis() -> None:
     decoded, decision = decode_html(body.encode("cp932"))
     assert decision.encoding == lookup("shift_jis")
     assert text in decoded
+
+
+def test_chinese_words_are_not_korean_with_hanja() -> None:
+    # GB2312 Chinese whose characters are not among the most common reads as valid EUC-KR:
+    # Hangul mixed with Hanja inside words, which Korean text does not do.
+    chinese = "数据视频卫士编程管理教育音频编程输入法病毒工具管理图片版本安全视频开发"
+    decoded, decision = decode_html(f"<p>{chinese}</p>".encode("gbk"))
+    assert decision.encoding == lookup("gbk") and chinese in decoded
+    # Korean text with a few Hanja words is still Korean.
+    korean = (
+        "大韓民國 憲法 제1조 대한민국은 민주공화국이다. 대한민국의 주권은 국민에게 있고, "
+        "모든 권력은 국민으로부터 나온다."
+    )
+    decoded, decision = decode_html(f"<p>{korean}</p>".encode("cp949"))
+    assert decision.encoding == lookup("euc-kr") and korean in decoded
