@@ -133,3 +133,18 @@ def test_counts_only_the_characters_that_differ() -> None:
     # A kept BOM and a lost line: the rest still pairs off.
     count, _ = differing("x\n" + browser, "\ufeffx\n" + browser.replace(PARAGRAPH, "", 1))
     assert count == len(PARAGRAPH) + 1
+
+
+def test_positional_count_matches_a_character_by_character_count() -> None:
+    """The XOR of UTF-32 code units finds exactly the differing positions, astral too."""
+    from random import Random
+
+    from scrapy_charset.tools.audit_severity import _positional
+
+    rng = Random(7)
+    alphabet = "ab\x00é€\x80\x9f\u0100\u0101\U0001f600\U0001f601\U0010ffff"
+    for _ in range(2000):
+        a = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        b = "".join(rng.choice(alphabet) if rng.random() < 0.3 else c for c in a)
+        differ = [y for x, y in zip(a, b, strict=True) if x != y]
+        assert _positional(a, b) == (len(differ), "".join(differ)), (a, b)
