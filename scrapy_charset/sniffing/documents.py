@@ -7,12 +7,11 @@ allows: XML its own declaration (XML 1.0 Appendix F), plain text no declaration 
 
 from __future__ import annotations
 
-from ..encoding import UTF_8, WINDOWS_1252, Encoding
+from ..encoding import UTF_8, Encoding
 from .decision import Decision, Source
 from .detect import DEFAULT_DETECTOR, Detector
 from .prescan import PRESCAN_LIMIT, get_xml_encoding, utf16_xml_declaration
-from .sniff import _as_bytes, _run_detector, certain_rules, decode_as_decided, utf8_text
-from .tld import tld_default, tld_of
+from .sniff import _as_bytes, certain_rules, decode_document
 
 
 def sniff_xml(
@@ -62,22 +61,12 @@ def decode_text(
 ) -> tuple[str, Decision]:
     """The text a browser reads from a plain-text ``body``, and the decision (as
     :func:`sniff_text`); valid UTF-8 is decoded once."""
-    data = _as_bytes(body)
-    certain = certain_rules(data, content_type, forced)
-    if isinstance(certain, Decision):
-        return decode_as_decided(data, certain), certain
-    overridden = tuple(certain)
-    text = utf8_text(data)
-    if text is not None:
-        return text, Decision(UTF_8, Source.UTF8, None, overridden)
-    tld = tld_of(url) if tld_hint and url else None
-    detected = _run_detector(detector, data, tld)
-    if detected is not None:
-        decision = Decision(detected, Source.DETECTION, None, overridden)
-    else:
-        default = tld_default(tld)
-        if default is not None:
-            decision = Decision(default, Source.TLD, None, overridden)
-        else:
-            decision = Decision(WINDOWS_1252, Source.DEFAULT, None, overridden)
-    return decode_as_decided(data, decision), decision
+    return decode_document(
+        body,
+        content_type,
+        url=url,
+        forced=forced,
+        detector=detector,
+        tld_hint=tld_hint,
+        html=False,
+    )

@@ -113,12 +113,11 @@ def certain_rules(
     """
     losers: list[Declaration] = []
     header = charset_from_content_type(content_type)
-    header_declaration = Declaration(Source.HEADER, *header) if header is not None else None
 
     def certain(encoding: Encoding, source: Source, label: str | None) -> Decision:
         others = list(losers)
-        if header_declaration is not None and source is not Source.HEADER:
-            others.append(header_declaration)
+        if header is not None and source is not Source.HEADER:
+            others.append(Declaration(Source.HEADER, *header))
         if in_document is not None:
             others.extend(in_document(encoding, source))
         return Decision(encoding, source, label, _lost(others, encoding), confident=True)
@@ -131,10 +130,10 @@ def certain_rules(
     bom = bom_sniff(data)
     if bom is not None:
         return certain(bom, Source.BOM, None)
-    if header_declaration is not None:
-        if header_declaration.encoding is not None:
-            return certain(header_declaration.encoding, Source.HEADER, header_declaration.label)
-        losers.append(header_declaration)
+    if header is not None:
+        if header[1] is not None:
+            return certain(header[1], Source.HEADER, header[0])
+        losers.append(Declaration(Source.HEADER, *header))
     return losers
 
 
@@ -156,7 +155,7 @@ def sniff(
     ignored. ``detector=None`` turns statistical detection off.
     """
     return _sniff(
-        _as_bytes(body), content_type, url, forced, detector=detector, tld_hint=tld_hint
+        _as_bytes(body), content_type, url, forced, detector=detector, tld_hint=tld_hint, html=True
     )[0]
 
 
@@ -168,8 +167,10 @@ def _sniff(
     *,
     detector: Detector | None,
     tld_hint: bool,
+    html: bool,
 ) -> tuple[Decision, str | None]:
-    """:func:`sniff`, and the text when sniffing had to decode the body (valid UTF-8)."""
+    """The decision for an HTML (``html``) or plain-text document, and the text when
+    sniffing had to decode the body (valid UTF-8)."""
     head = data[:PRESCAN_LIMIT]
 
     def in_document(encoding: Encoding, source: Source) -> list[Declaration]:
@@ -179,11 +180,10 @@ def _sniff(
         # Only the first 1,024 bytes: a certain decision never waits for a late <meta>.
         return _document_declarations(head)
 
-    certain = certain_rules(data, content_type, forced, in_document)
+    certain = certain_rules(data, content_type, forced, in_document if html else None)
     if isinstance(certain, Decision):
         return certain, None
-    losers = certain
-    return _tentative(data, losers, url=url, detector=detector, tld_hint=tld_hint)
+    return _tentative(data, certain, url=url, detector=detector, tld_hint=tld_hint, html=html)
 
 
 def utf8_text(data: bytes) -> str | None:
@@ -203,35 +203,38 @@ def _tentative(
     url: str | None,
     detector: Detector | None,
     tld_hint: bool,
+    html: bool,
 ) -> tuple[Decision, str | None]:
-    """The rules after the transport layer: in-document declarations, then guessing; and the
-    text where checking for valid UTF-8 already decoded it."""
+    """The rules after the transport layer: for HTML in-document declarations, then guessing
+    (plain text has no declarations and skips ``fast_path``); and the text where checking for
+    valid UTF-8 already decoded it."""
 
     def decide(encoding: Encoding, source: Source, label: str | None = None) -> Decision:
         return Decision(encoding, source, label, _lost(losers, encoding), confident=False)
 
     # In-document declarations: a UTF-16 XML declaration, the first <meta> charset Chromium's
     # scanner honours (unknown labels before it lose), else the XML declaration.
-    for declaration in _document_declarations(data):
+    for declaration in _document_declarations(data) if html else ():
         if declaration.encoding is None:
             losers.append(declaration)
         else:
             label = None if declaration.label == _UTF16_XML else declaration.label
             return decide(declaration.encoding, declaration.source, label), None
 
-    # Valid UTF-8 is decided here, with its text, unless a NUL in the start may make it
-    # BOM-less UTF-16 (fast_path's first rule); fast_path settles everything else cheap.
-    text = utf8_text(data) if b"\x00" not in data[:1024] else None
+    # Valid UTF-8 is decided here, with its text, unless in HTML a NUL in the start may make
+    # it BOM-less UTF-16 (fast_path's first rule); fast_path settles everything else cheap.
+    text = utf8_text(data) if not (html and b"\x00" in data[:1024]) else None
     if text is not None:
         return decide(UTF_8, Source.UTF8), text
-    settled, quick = fast_path(data)
-    if quick is UTF_8:
-        return decide(UTF_8, Source.UTF8), None
-    if quick is not None:
-        return decide(quick, Source.DETECTION), None
-    if settled:
-        # Pure ASCII: Chromium uses windows-1252 whatever the TLD (measured on .jp and .ru).
-        return decide(WINDOWS_1252, Source.DEFAULT), None
+    if html:
+        settled, quick = fast_path(data)
+        if quick is UTF_8:
+            return decide(UTF_8, Source.UTF8), None
+        if quick is not None:
+            return decide(quick, Source.DETECTION), None
+        if settled:
+            # Pure ASCII: Chromium uses windows-1252 whatever the TLD (measured on .jp, .ru).
+            return decide(WINDOWS_1252, Source.DEFAULT), None
     tld = tld_of(url) if tld_hint else None
     detected = _run_detector(detector, data, tld)
     if detected is not None:
@@ -272,8 +275,27 @@ def decode_html(
     encoding's decoder with U+FFFD for malformed input; a BOM is removed (a forced encoding
     removes only its own BOM).
     """
+    return decode_document(
+        body, content_type, url=url, forced=forced, detector=detector, tld_hint=tld_hint
+    )
+
+
+def decode_document(
+    body: bytes,
+    content_type: object = None,
+    *,
+    url: str | None = None,
+    forced: Encoding | str | None = None,
+    detector: Detector | None = DEFAULT_DETECTOR,
+    tld_hint: bool = True,
+    html: bool = True,
+) -> tuple[str, Decision]:
+    """:func:`decode_html`, or with ``html=False`` :func:`~.documents.decode_text`: one
+    decision and one decode (valid UTF-8 found while sniffing is not decoded again)."""
     data = _as_bytes(body)
-    decision, text = _sniff(data, content_type, url, forced, detector=detector, tld_hint=tld_hint)
+    decision, text = _sniff(
+        data, content_type, url, forced, detector=detector, tld_hint=tld_hint, html=html
+    )
     return (decode_as_decided(data, decision) if text is None else text), decision
 
 
