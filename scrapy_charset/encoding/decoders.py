@@ -55,10 +55,23 @@ def bom_sniff(data: BytesLike) -> Encoding | None:
         head = bytes(memoryview(data).cast("B")[:3])
     else:
         raise TypeError(f"data must be bytes, bytearray or memoryview, not {type(data).__name__}")
+    if head[:1] not in _BOM_FIRST_BYTES:  # most bodies: one comparison
+        return None
     for mark, encoding in _BOMS:
         if head.startswith(mark):
             return encoding
     return None
+
+
+_BOM_FIRST_BYTES = frozenset(mark[:1] for mark, _ in _BOMS)
+
+
+def decode_sniffing_bom(data: bytes, encoding: Encoding) -> str:
+    """The spec's *decode* of checked arguments: a BOM overrides ``encoding`` and is removed."""
+    bom_encoding = bom_sniff(data)
+    if bom_encoding is not None:
+        return fast.decode_without_bom(data[_bom_length(bom_encoding) :], bom_encoding)
+    return fast.decode_without_bom(data, encoding)
 
 
 def _bom_length(encoding: Encoding) -> int:
@@ -83,10 +96,7 @@ def decode(
     enc = _as_encoding(encoding)
     _check_bom_mode(bom)
     if bom == "sniff":
-        bom_encoding = bom_sniff(raw)
-        if bom_encoding is not None:
-            return fast.decode_without_bom(raw[_bom_length(bom_encoding) :], bom_encoding)
-        return fast.decode_without_bom(raw, enc)
+        return decode_sniffing_bom(raw, enc)
     text = fast.decode_without_bom(raw, enc)
     if bom == "strip" and enc.name in _STRIPS_OWN_BOM and text.startswith("\ufeff"):
         return text[1:]

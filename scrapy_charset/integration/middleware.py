@@ -57,6 +57,7 @@ from .response import (
     codec_name,
     explicit_codec,
     explicit_encoding,
+    take_over,
 )
 from .settings import read_settings
 
@@ -82,10 +83,8 @@ _TAKEOVER: dict[type[Response], tuple[str, type[TextResponse]]] = {
     TextResponse: ("text", CharsetTextResponse),
 }
 
-# Response attributes that are copied as they are (Scrapy's constructor would copy headers).
-_COPIED_ATTRIBUTES = tuple(
-    name for name in HtmlResponse.attributes if name not in {"encoding", "headers", "flags"}
-)
+_FLAGS = {source: f"charset:{source.value}" for source in Source}
+_SOURCE_KEYS = {source: f"charset/source/{source.value}" for source in Source}
 
 _STOCK_ASCII_CODEC = resolve_encoding("ascii")  # what stock Scrapy uses for ASCII-only bodies
 
@@ -99,6 +98,7 @@ class CharsetMiddleware:
             raise NotConfigured
         self.crawler = crawler
         self.stats = crawler.stats
+        self._inc = crawler.stats.inc_value  # bound once: every response counts
         # Sniffing treats a failing detector as one without an answer; the guard keeps the
         # failure so that it is handled here like any internal error.
         self._guard = DetectorGuard(config.detector) if config.detector is not None else None
@@ -203,27 +203,23 @@ class CharsetMiddleware:
         guard = self._guard
         if guard is not None:
             guard.failure = None
-        text, decision = decoding.decode(
-            body, headers.getlist(b"Content-Type"), response.url, explicit
-        )
+        content_type = headers.getlist(b"Content-Type")
+        text, decision = decoding.decode(body, content_type, response.url, explicit)
         if guard is not None and guard.failure is not None:
             raise guard.failure
         replaced = "\ufffd" in text
         if explicit is None:
-            changed = _changed(body, headers.get(b"Content-Type"), text, decision)
+            # Scrapy's headers.get() is the last value.
+            changed = _changed(body, content_type[-1] if content_type else None, text, decision)
         else:
             changed = _explicit_text_differs(body, explicit[1], text)
 
-        attributes = {name: getattr(response, name) for name in _COPIED_ATTRIBUTES}
-        new = target(
-            flags=[*response.flags, f"charset:{decision.source.value}"],
-            charset_options=decoding,
-            # An explicit encoding stays with the response (copies, to_dict(), .encoding).
-            encoding=None if explicit is None else explicit[1],
-            **attributes,
+        # In place, not copied: the response is Scrapy's own (_targets), which nothing else
+        # keeps; an explicit encoding stays with it (copies, to_dict(), .encoding).
+        response.flags = [*response.flags, _FLAGS[decision.source]]
+        new = take_over(
+            response, target, decoding, text, decision, None if explicit is None else explicit[1]
         )
-        new.headers = response.headers  # shared, not copied: the old response is dropped
-        new.charset_preset(text, decision)  # type: ignore[attr-defined]
 
         self._record(response, decision, changed, replaced)
         # Plain values, not the Decision: Scrapy and user code copy meta into new requests,
@@ -275,8 +271,8 @@ class CharsetMiddleware:
     def _record(
         self, response: Response, decision: Decision, changed: bool | None, replaced: bool
     ) -> None:
-        inc = self.stats.inc_value
-        inc(f"charset/source/{decision.source.value}")
+        inc = self._inc
+        inc(_SOURCE_KEYS[decision.source])
         inc(f"charset/encoding/{decision.encoding.name}")
         if changed:
             inc("charset/changed")
@@ -284,7 +280,7 @@ class CharsetMiddleware:
             inc("charset/changed_unknown")
         if replaced:
             inc("charset/replacement_char")
-        if decision.source.value == "forced":
+        if decision.source is Source.FORCED:
             inc("charset/forced")
             self._log_once(
                 "forced",

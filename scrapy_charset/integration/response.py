@@ -19,7 +19,7 @@ from functools import cache
 from typing import Any
 
 import parsel
-from scrapy.http import HtmlResponse, TextResponse, XmlResponse
+from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 from scrapy.link import Link
 from w3lib.html import strip_html5_whitespace
 
@@ -343,40 +343,55 @@ def _url_from_selector(selector: parsel.Selector) -> str:
 class CharsetResponseMixin:
     """The browser-text behaviour shared by the three response classes below.
 
-    Its state lives in the instance ``__dict__``: a mixin with slots of its own could not be
-    combined with Scrapy's slotted response classes.
+    The middleware takes a response of Scrapy's over in place (:func:`take_over` changes its
+    class; nothing is copied), so these classes add no storage of their own: the browser's
+    text lives in Scrapy's text cache (``_cached_ubody``), the parsed JSON in its JSON cache
+    (``_cached_decoded_json``), and the options with the decision (``None`` until decoded) in
+    the slot Scrapy caches its inferred encoding in (``_cached_benc``), which these classes
+    never use for that.
     """
 
+    __slots__ = ()
+
     _charset_kind: str = "html"  # the rules of this class (an XML media type still gets XML's)
-    _charset_options: BrowserDecoding
-    _charset_text: str | None
-    _charset_decision: Decision | None
-    _charset_json: Any
+    _cached_ubody: str | None
+    _cached_benc: Any  # here: (BrowserDecoding, Decision | None)
+    _cached_decoded_json: Any
+    _cached_selector: Any
     _encoding: str | None
     _url: str
     body: bytes
     url: str
     headers: Any
 
-    def _charset_init(self, charset_options: BrowserDecoding | None) -> None:
+    def _charset_init(
+        self,
+        charset_options: BrowserDecoding | None,
+        text: str | None = None,
+        decision: Decision | None = None,
+    ) -> None:
         options = charset_options if isinstance(charset_options, BrowserDecoding) else None
-        self._charset_options = (options or DEFAULT_DECODING).with_kind(self._charset_kind)
-        self._charset_text = None
-        self._charset_decision = None
-        self._charset_json = _UNSET
+        self._cached_benc = ((options or DEFAULT_DECODING).with_kind(self._charset_kind), decision)
+        self._cached_ubody = text  # type: ignore[misc]
+        self._cached_selector = None
+        self._cached_decoded_json = _UNSET
+
+    @property
+    def _charset_options(self) -> BrowserDecoding:
+        return self._cached_benc[0]  # type: ignore[no-any-return]
 
     def _set_url(self, url: str) -> None:
         # Scrapy < 2.12 reads self.encoding here (to no effect on a str URL), which would
         # decode the body before it is set: store the URL as it is instead.
         if isinstance(url, str):
-            self._url = url
+            self._url = url  # type: ignore[misc]
         else:
             super()._set_url(url)  # type: ignore[misc]
 
-    def charset_preset(self, text: str, decision: Decision) -> None:
-        """Store the text and decision the middleware already computed for this body."""
-        self._charset_text = text
-        self._charset_decision = decision
+    def charset_preset(self, text: str, decision: Decision | None) -> None:
+        """Store the text and decision already computed for this body."""
+        self._cached_ubody = text  # type: ignore[misc]
+        self._cached_benc = (self._cached_benc[0], decision)
 
     @property
     def charset_options(self) -> BrowserDecoding:
@@ -386,9 +401,9 @@ class CharsetResponseMixin:
     def charset_decision(self) -> Decision | None:
         """The decision for this body; ``None`` when an explicit ``encoding=`` names a Python
         codec outside the Encoding Standard, which decodes the body as in stock Scrapy."""
-        if self._charset_text is None:
+        if self._cached_ubody is None:
             self._charset_decode()
-        return self._charset_decision
+        return self._cached_benc[1]  # type: ignore[no-any-return]
 
     def _explicit(self) -> tuple[Encoding, str] | None:
         """The explicit ``encoding=`` given to this response, when it names an encoding."""
@@ -403,20 +418,19 @@ class CharsetResponseMixin:
         # wins over everything but a BOM; one that names a Python codec the standard lacks
         # decodes as in stock Scrapy; one that names nothing is ignored (sniffing).
         if explicit_codec(self._encoding) is not None:
-            self._charset_text = TextResponse.text.fget(self)  # type: ignore[attr-defined]
-            self._charset_decision = None
+            self.charset_preset(TextResponse.text.fget(self), None)  # type: ignore[attr-defined]
             return
         text, decision = self._charset_options.decode(
             self.body, self.headers.getlist(b"Content-Type"), self.url, self._explicit()
         )
-        self._charset_text, self._charset_decision = text, decision
+        self.charset_preset(text, decision)
 
     @property
     def text(self) -> str:
         """The body as a browser decodes it (computed once)."""
-        if self._charset_text is None:
+        if self._cached_ubody is None:
             self._charset_decode()
-        return self._charset_text  # type: ignore[return-value]
+        return self._cached_ubody  # type: ignore[return-value]
 
     @property
     def encoding(self) -> str:
@@ -440,12 +454,12 @@ class CharsetResponseMixin:
         """The body parsed as JSON (cached), as stock Scrapy 2.19 and browsers do: UTF-8
         (UTF-16 and UTF-32 too, RFC 8259 / ``json.loads`` on bytes), the text only for a body
         that is none of those."""
-        if self._charset_json is _UNSET:
+        if self._cached_decoded_json is _UNSET:
             try:
-                self._charset_json = json.loads(self.body)
+                self._cached_decoded_json = json.loads(self.body)
             except UnicodeDecodeError:
-                self._charset_json = json.loads(self._json_text())
-        return self._charset_json
+                self._cached_decoded_json = json.loads(self._json_text())
+        return self._cached_decoded_json
 
     def _json_text(self) -> str:
         """The text of a JSON body that is not UTF-8/16/32. JSON is no XML: an XML response's
@@ -478,7 +492,7 @@ class CharsetResponseMixin:
         # Same bytes, headers and encoding: the copy reads the same text (even under a URL
         # with another TLD), without decoding again.
         same_text = not any(name in kwargs for name in ("body", "headers", "encoding"))
-        if same_text and "url" in kwargs and self._charset_text is None:
+        if same_text and "url" in kwargs and self._cached_ubody is None:
             self._charset_decode()  # with this URL's TLD: the copy keeps this text
         if "encoding" not in kwargs:
             if isinstance(kwargs.get("body"), str):
@@ -490,8 +504,9 @@ class CharsetResponseMixin:
         if not (isinstance(target, type) and issubclass(target, CharsetResponseMixin)):
             return self._replace_as_stock(target, args, kwargs)
         new = super().replace(*args, cls=target, **kwargs)  # type: ignore[misc]
-        if same_text and self._charset_text is not None and new._charset_kind == self._charset_kind:
-            new.charset_preset(self._charset_text, self._charset_decision)
+        decision = self._cached_benc[1]
+        if same_text and decision is not None and new._charset_kind == self._charset_kind:
+            new.charset_preset(self._cached_ubody, decision)
         return new
 
     def _replace_as_stock(self, target: Any, args: Any, kwargs: dict[str, Any]) -> Any:
@@ -525,34 +540,57 @@ def _charset_attributes(base: type[TextResponse]) -> tuple[str, ...]:
 class CharsetHtmlResponse(CharsetResponseMixin, HtmlResponse):
     """An :class:`~scrapy.http.HtmlResponse` whose text is the browser's."""
 
+    __slots__ = ()
     _charset_kind = "html"
 
     attributes: tuple[str, ...] = _charset_attributes(HtmlResponse)
 
     def __init__(self, *args: Any, charset_options: BrowserDecoding | None = None, **kwargs: Any):
-        self._charset_init(charset_options)
         super().__init__(*args, **kwargs)
+        self._charset_init(charset_options)
 
 
 class CharsetXmlResponse(CharsetResponseMixin, XmlResponse):
     """An :class:`~scrapy.http.XmlResponse` whose text is the browser's."""
 
+    __slots__ = ()
     _charset_kind = "xml"
 
     attributes: tuple[str, ...] = _charset_attributes(XmlResponse)
 
     def __init__(self, *args: Any, charset_options: BrowserDecoding | None = None, **kwargs: Any):
-        self._charset_init(charset_options)
         super().__init__(*args, **kwargs)
+        self._charset_init(charset_options)
 
 
 class CharsetTextResponse(CharsetResponseMixin, TextResponse):
     """A plain :class:`~scrapy.http.TextResponse` whose text is the browser's."""
 
+    __slots__ = ()
     _charset_kind = "text"
 
     attributes: tuple[str, ...] = _charset_attributes(TextResponse)
 
     def __init__(self, *args: Any, charset_options: BrowserDecoding | None = None, **kwargs: Any):
-        self._charset_init(charset_options)
         super().__init__(*args, **kwargs)
+        self._charset_init(charset_options)
+
+
+
+def take_over(
+    response: Response,
+    target: type[TextResponse],
+    options: BrowserDecoding,
+    text: str,
+    decision: Decision,
+    encoding: str | None = None,
+) -> Response:
+    """Make ``response`` an instance of ``target``, one of the classes above, in place: the
+    same object, body, headers, request and flags; the text and decision as already
+    computed, ``encoding`` (an explicit one, or ``None``) as its explicit encoding, and
+    whatever Scrapy had cached dropped. ``response`` must be exactly of ``target``'s Scrapy
+    base class (these classes add no slots, so the layouts are the same)."""
+    response.__class__ = target
+    response._encoding = encoding  # type: ignore[attr-defined]
+    response._charset_init(options, text, decision)  # type: ignore[attr-defined]
+    return response

@@ -180,7 +180,7 @@ def combine_header_values(content_type: object) -> str | None:
         return None
     if isinstance(content_type, (str, bytes, bytearray, memoryview)):
         items: Iterable[object] = (content_type,)
-    elif isinstance(content_type, Iterable):
+    elif isinstance(content_type, (list, Iterable)):  # Scrapy's getlist(): a list, checked first
         items = content_type
     else:
         return None

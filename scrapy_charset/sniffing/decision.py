@@ -73,4 +73,7 @@ class Decision:
         ``CHARSET_ITEM_DECISION_FIELD`` adds to items: any scheduler serializer, feed exporter
         or database can store it, and it is enough to decode the archived bytes again.
         """
-        return {"encoding": self.encoding.name, "source": self.source.value, "label": self.label}
+        return {"encoding": self.encoding.name, "source": _VALUES[self.source], "label": self.label}
+
+
+_VALUES = {source: source.value for source in Source}  # faster than the enum's .value

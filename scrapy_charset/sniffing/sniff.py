@@ -26,6 +26,7 @@ from ..encoding import (
     decode,
     lookup,
 )
+from ..encoding.decoders import decode_sniffing_bom
 from .content_type import charset_from_content_type
 from .decision import Decision, Declaration, Source
 from .detect import DEFAULT_DETECTOR, Detector, fast_path
@@ -304,4 +305,4 @@ def decode_as_decided(data: bytes, decision: Decision) -> str:
     but a forced encoding (the user's choice in a browser's menu) only loses its own BOM."""
     if decision.source is Source.FORCED:
         return decode(data, decision.encoding, bom="strip")
-    return decode(data, decision.encoding, bom="sniff")
+    return decode_sniffing_bom(data, decision.encoding)
