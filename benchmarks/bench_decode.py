@@ -12,8 +12,9 @@ sample in the encoding's languages inside HTML markup, encoded with Python's cod
 - turbohtml's ``whatwg-*`` codec, if turbohtml is installed (``import turbohtml.detect``
   registers them),
 
-each timed ROUNDS times in turn; a ratio is the median over rounds of baseline time / other
-time within the round (above 1 is faster than Python's codec). Then the same on 1 MB of
+called in turns, call by call, each first equally often; a ratio is the median over rounds of
+baseline time / other time, each the median of its calls in the round (above 1 is faster than
+Python's codec). Then the same on 1 MB of
 random bytes (error-dense input for the multi-byte encodings), the worst ratios against
 Python's codec and against turbohtml (turbohtml's time / ours), and the peak memory
 (tracemalloc) of decoding 10 MB of typical text relative to the size of the output.
@@ -138,23 +139,25 @@ def turbohtml_decoder(encoding: Encoding) -> Callable[[bytes], str] | None:
 
 
 def round_seconds(functions: list[Callable[[], object]], rounds: int) -> list[list[float]]:
-    """Wall time of one call of each function in each round, the functions taking turns.
-
-    Each sample times enough calls to last about 20 ms, so that sub-millisecond calls are
-    not measured at the resolution of the scheduler.
-    """
-    repeats = []
-    for function in functions:
-        start = time.perf_counter()
-        function()
-        repeats.append(max(1, int(0.02 / max(time.perf_counter() - start, 1e-6))))
+    """Per round, the median time of each function's calls, the functions taking turns call
+    by call and each going first equally often (two calls per function and round), so that
+    all meet the same load on a shared machine; one list of round medians per function."""
     times: list[list[float]] = [[] for _ in functions]
+    clock = time.perf_counter
+    count = len(functions)
+    calls = 2 * count
+    for function in functions:  # warm up
+        function()
     for _ in range(rounds):
-        for i, function in enumerate(functions):
-            start = time.perf_counter()
-            for _ in range(repeats[i]):
-                function()
-            times[i].append((time.perf_counter() - start) / repeats[i])
+        samples: list[list[float]] = [[] for _ in functions]
+        for call in range(calls):
+            for step in range(count):
+                i = (call + step) % count
+                start = clock()
+                functions[i]()
+                samples[i].append(clock() - start)
+        for i, seconds in enumerate(samples):
+            times[i].append(statistics.median(seconds))
     return times
 
 

@@ -18,6 +18,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 enum { SHIFT_JIS = 0, EUC_KR = 1, BIG5 = 2, EUC_JP = 3, GB18030 = 4, ISO_2022_JP = 5 };
 
@@ -699,6 +700,68 @@ done:
     return result;
 }
 
+/* Whether s[0:min(n, end)] holds `word` (lowercase ASCII letters) in any ASCII letter case:
+ * what `word in data[:end].lower()` answers, without the copy. Eight bytes at a time are
+ * tested for the first letter (either case: a letter's two cases differ only in 0x20), then
+ * the candidates byte by byte. */
+static PyObject *
+speedups_holds_word(PyObject *module, PyObject *args)
+{
+    Py_buffer view;
+    const char *word;
+    Py_ssize_t length, end;
+    if (!PyArg_ParseTuple(args, "y*y#n:holds_word", &view, &word, &length, &end)) {
+        return NULL;
+    }
+    const unsigned char *s = (const unsigned char *)view.buf;
+    const unsigned char *w = (const unsigned char *)word;
+    Py_ssize_t n = view.len < end ? view.len : end;
+    int found = 0;
+    for (Py_ssize_t k = 0; k < length; k++) {
+        if (w[k] < 'a' || w[k] > 'z') {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError, "the word must be lowercase ASCII letters");
+            return NULL;
+        }
+    }
+    if (length > 0 && length <= n) {
+        const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+        const uint64_t pattern = ones * w[0], fold = ones * 0x20;
+        const Py_ssize_t last = n - length; /* the last place the word can start */
+        Py_ssize_t i = 0;
+        while (i <= last && !found) {
+            if (i + 8 <= n) {
+                uint64_t block, x;
+                memcpy(&block, s + i, 8);
+                x = (block | fold) ^ pattern; /* a zero byte where the first letter is */
+                if (!((x - ones) & ~x & highs)) {
+                    i += 8;
+                    continue;
+                }
+            }
+            Py_ssize_t stop = i + 8 <= last ? i + 8 : last + 1;
+            for (; i < stop; i++) {
+                if ((s[i] | 0x20) == w[0]) {
+                    Py_ssize_t k = 1;
+                    while (k < length && (s[i + k] | 0x20) == w[k]) {
+                        k++;
+                    }
+                    if (k == length) {
+                        found = 1;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    PyBuffer_Release(&view);
+    return PyBool_FromLong(found);
+}
+
+PyDoc_STRVAR(holds_word_doc,
+             "holds_word(data, word, end) -> bool\n\n"
+             "Whether data[:end] holds word (lowercase ASCII letters) in any letter case.");
+
 /* ---- Encoders ------------------------------------------------------------------------------
  * The Encoding Standard's encoders driven by a table built in Python (encoders.py): one
  * uint32 per BMP code point holding its bytes packed big-endian (below 0x100 one byte, below
@@ -1152,6 +1215,7 @@ static PyMethodDef speedups_methods[] = {
     {"codec_encode", (PyCFunction)(void (*)(void))speedups_codec_encode, METH_FASTCALL,
      codec_encode_doc},
     {"decode_single_byte", speedups_decode_single_byte, METH_VARARGS, decode_single_byte_doc},
+    {"holds_word", speedups_holds_word, METH_VARARGS, holds_word_doc},
     {NULL, NULL, 0, NULL},
 };
 

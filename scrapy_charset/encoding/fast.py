@@ -43,6 +43,14 @@ def _decode_charmap(data: bytes, encoding_name: str) -> str:
     return codecs.charmap_decode(data, "strict", charmap_table(encoding_name))[0]
 
 
+def holds_word(data: bytes, word: bytes, end: int) -> bool:
+    """Whether ``data[:end]`` holds ``word`` (lowercase ASCII letters) in any ASCII letter
+    case: ``word in data[:end].lower()``, without the copy when compiled."""
+    if compiled is not None:
+        return compiled.holds_word(data, word, end)  # type: ignore[no-any-return]
+    return word in data[:end].lower()
+
+
 def decode_without_bom(data: bytes, encoding: Encoding) -> str:
     """The spec's *decode without BOM* (error mode replacement), fast."""
     name = encoding.name

@@ -44,7 +44,7 @@ from ..encoding import (
     get_encoding,
     lookup,
 )
-from ..encoding.fast import charmap_table
+from ..encoding.fast import charmap_table, holds_word
 from ..encoding.tables.fast_cjk_data import FAST_CJK
 from ..sniffing import Decision, Source
 from .response import (
@@ -420,8 +420,7 @@ def stock_scrapy_codec(
 def _stock_body_codec(body: bytes) -> str | None:
     # w3lib reads a <meta> charset or an XML declaration's encoding in the first 4,096 bytes:
     # without "charset" or "encoding" there, it finds none (its regular expressions cost more).
-    chunk = body[:4096].lower()
-    if b"charset" not in chunk and b"encoding" not in chunk:
+    if not (holds_word(body, b"charset", 4096) or holds_word(body, b"encoding", 4096)):
         return None
     return html_body_declared_encoding(body)
 

@@ -27,6 +27,7 @@ from ..encoding import (
     lookup,
 )
 from ..encoding.decoders import decode_sniffing_bom
+from ..encoding.fast import holds_word
 from .content_type import charset_from_content_type
 from .decision import Decision, Declaration, Source
 from .detect import DEFAULT_DETECTOR, Detector, fast_path
@@ -76,7 +77,7 @@ def _document_declarations(data: bytes) -> list[Declaration]:
     # Every <meta> declaration holds "charset" (the attribute, or the content's parameter) in
     # some letter case: without a "<meta" and a "charset" the scan cannot find one.
     scanned = data[:LATE_META_LIMIT]
-    if _META.search(scanned) and b"charset" in scanned.lower():
+    if _META.search(scanned) and holds_word(scanned, b"charset", LATE_META_LIMIT):
         meta, ignored = scan_meta_like_chromium(scanned)
     else:
         meta, ignored = None, []

@@ -203,3 +203,25 @@ def test_single_byte_table_decoder(name: str) -> None:
         cjk.compiled.decode_single_byte(b"a", "short table")
     with pytest.raises(ValueError):
         cjk.compiled.decode_single_byte(b"a", "\U00010000" * 256)
+
+
+@needs_compiled
+def test_holds_word_is_a_case_insensitive_search_of_the_prefix() -> None:
+    # Bytes whose 0x20 bit makes them look like the letters (0xC3 | 0x20 == 0xE3, "@" | 0x20
+    # == "`") must not count; every letter case, every end, words at every offset and across
+    # the 8-byte blocks the compiled search tests at once.
+    compiled = cjk.compiled
+    assert compiled is not None
+    rng = random.Random("holds_word")
+    alphabet = b"cChHaArRsSeEtT@`\xc3\xe3\x83<>=x "
+    for _ in range(20_000):
+        data = bytes(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
+        if rng.random() < 0.3:
+            at = rng.randrange(len(data) + 1)
+            word = bytes(rng.choice((b, b - 32)) for b in b"charset")
+            data = data[:at] + word + data[at:]
+        end = rng.randrange(0, len(data) + 10)
+        for word in (b"charset", b"encoding", b"c"):
+            assert compiled.holds_word(data, word, end) == (word in data[:end].lower())
+    with pytest.raises(ValueError):
+        compiled.holds_word(b"CHARSET", b"Charset", 10)
