@@ -178,9 +178,11 @@ def combine_header_values(content_type: object) -> str | None:
     """
     if content_type is None:
         return None
+    if type(content_type) is list and len(content_type) == 1 and type(content_type[0]) is bytes:
+        return content_type[0].decode("latin-1")  # Scrapy's getlist() of one value
     if isinstance(content_type, (str, bytes, bytearray, memoryview)):
         items: Iterable[object] = (content_type,)
-    elif isinstance(content_type, (list, Iterable)):  # Scrapy's getlist(): a list, checked first
+    elif isinstance(content_type, Iterable):
         items = content_type
     else:
         return None

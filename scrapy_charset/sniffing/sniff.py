@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from ..encoding import (
     UTF_8,
@@ -95,6 +96,26 @@ def _document_declarations(data: bytes) -> list[Declaration]:
     return found
 
 
+def _decision(
+    encoding: Encoding,
+    source: Source,
+    label: str | None,
+    lost: tuple[Declaration, ...],
+    confident: bool,
+) -> Decision:
+    if lost:
+        return Decision(encoding, source, label, lost, confident)
+    return _plain_decision(encoding, source, label, confident)
+
+
+@lru_cache(maxsize=1024)
+def _plain_decision(
+    encoding: Encoding, source: Source, label: str | None, confident: bool
+) -> Decision:
+    # A decision that overrode nothing: frozen, so one object serves every body it fits.
+    return Decision(encoding, source, label, (), confident)
+
+
 def _lost(declarations: list[Declaration], winner: Encoding) -> tuple[Declaration, ...]:
     # A declaration lost when it named another encoding or one that does not exist.
     return tuple(d for d in declarations if d.encoding is None or d.encoding != winner)
@@ -122,7 +143,7 @@ def certain_rules(
             others.append(Declaration(Source.HEADER, *header))
         if in_document is not None:
             others.extend(in_document(encoding, source))
-        return Decision(encoding, source, label, _lost(others, encoding), confident=True)
+        return _decision(encoding, source, label, _lost(others, encoding), True)
 
     if forced is not None:
         label, encoding = _resolve_forced(forced)
@@ -212,7 +233,7 @@ def _tentative(
     valid UTF-8 already decoded it."""
 
     def decide(encoding: Encoding, source: Source, label: str | None = None) -> Decision:
-        return Decision(encoding, source, label, _lost(losers, encoding), confident=False)
+        return _decision(encoding, source, label, _lost(losers, encoding), False)
 
     # In-document declarations: a UTF-16 XML declaration, the first <meta> charset Chromium's
     # scanner honours (unknown labels before it lose), else the XML declaration.
