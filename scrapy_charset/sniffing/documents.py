@@ -61,12 +61,4 @@ def decode_text(
 ) -> tuple[str, Decision]:
     """The text a browser reads from a plain-text ``body``, and the decision (as
     :func:`sniff_text`); valid UTF-8 is decoded once."""
-    return decode_document(
-        body,
-        content_type,
-        url=url,
-        forced=forced,
-        detector=detector,
-        tld_hint=tld_hint,
-        html=False,
-    )
+    return decode_document(body, content_type, url, forced, detector, tld_hint, False)

@@ -298,20 +298,12 @@ def decode_html(
     encoding's decoder with U+FFFD for malformed input; a BOM is removed (a forced encoding
     removes only its own BOM).
     """
-    return decode_document(
-        body, content_type, url=url, forced=forced, detector=detector, tld_hint=tld_hint
-    )
+    return decode_document(body, content_type, url, forced, detector, tld_hint, True)
 
 
 def decode_document(
-    body: bytes,
-    content_type: object = None,
-    *,
-    url: str | None = None,
-    forced: Encoding | str | None = None,
-    detector: Detector | None = DEFAULT_DETECTOR,
-    tld_hint: bool = True,
-    html: bool = True,
+    body: object, content_type: object, url: str | None, forced: Encoding | str | None,
+    detector: Detector | None, tld_hint: bool, html: bool,
 ) -> tuple[str, Decision]:
     """:func:`decode_html`, or with ``html=False`` :func:`~.documents.decode_text`: one
     decision and one decode (valid UTF-8 found while sniffing is not decoded again)."""
