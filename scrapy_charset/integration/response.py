@@ -585,12 +585,34 @@ def take_over(
     decision: Decision,
     encoding: str | None = None,
 ) -> Response:
-    """Make ``response`` an instance of ``target``, one of the classes above, in place: the
-    same object, body, headers, request and flags; the text and decision as already
-    computed, ``encoding`` (an explicit one, or ``None``) as its explicit encoding, and
-    whatever Scrapy had cached dropped. ``response`` must be exactly of ``target``'s Scrapy
-    base class (these classes add no slots, so the layouts are the same)."""
-    response.__class__ = target
+    """``response`` as an instance of ``target``, one of the classes above: the same body,
+    headers, request and flags; the text and decision as already computed, ``encoding`` (an
+    explicit one, or ``None``) as its explicit encoding, and whatever Scrapy had cached
+    dropped. ``response`` must be exactly of ``target``'s Scrapy base class.
+
+    Where Scrapy's responses keep their attributes in slots (these classes add none, so the
+    layouts are the same), the object itself is taken over: its class changes, nothing is
+    copied. Older Scrapy versions keep them in a ``__dict__``, which a class with a slotted
+    base first in its bases cannot take over: there a copy is made.
+    """
+    try:
+        response.__class__ = target
+    except TypeError:
+        copy = target(
+            **{name: getattr(response, name) for name in _COPIED_ATTRIBUTES},
+            flags=response.flags,
+            charset_options=options,
+            encoding=encoding,
+        )
+        copy.headers = response.headers  # shared, not copied: the old response is dropped
+        copy.charset_preset(text, decision)  # type: ignore[attr-defined]
+        return copy
     response._encoding = encoding  # type: ignore[attr-defined]
     response._charset_init(options, text, decision)  # type: ignore[attr-defined]
     return response
+
+
+# Constructor arguments copied as they are by take_over's copy.
+_COPIED_ATTRIBUTES = tuple(
+    name for name in HtmlResponse.attributes if name not in {"encoding", "headers", "flags"}
+)

@@ -110,13 +110,17 @@ def test_legacy_pages_match_chromium(encoding: str) -> None:
 
 def test_text_is_decoded_once_per_response(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[bytes] = []
-    real = sniff_module.decode
 
-    def counting(body: bytes, *args: Any, **kwargs: Any) -> Any:
-        calls.append(body)
-        return real(body, *args, **kwargs)
+    def counting(real: Any) -> Any:
+        def count(body: bytes, *args: Any, **kwargs: Any) -> Any:
+            calls.append(body)
+            return real(body, *args, **kwargs)
 
-    monkeypatch.setattr(sniff_module, "decode", counting)
+        return count
+
+    # Sniffing decodes with one of these (decode_sniffing_bom: arguments already checked).
+    for name in ("decode", "decode_sniffing_bom"):
+        monkeypatch.setattr(sniff_module, name, counting(getattr(sniff_module, name)))
     mw, _ = middleware()
     body, _ = japanese_page()
     request, response = response_for("http://example.com/", body)
