@@ -108,6 +108,26 @@ def test_legacy_pages_match_chromium(encoding: str) -> None:
     assert request.meta["charset_decision"]["encoding"] == encoding
 
 
+def test_a_response_read_before_the_middleware_gets_the_browsers_text_and_selector() -> None:
+    # Taken over in place where Scrapy allows it (slotted responses): whatever Scrapy had
+    # cached for the object (its own text, selector, JSON, inferred encoding) must go.
+    body = b'<p data-x="1">Gr\xf6\xdfe \x81</p>'
+    request, response = response_for("http://example.com/", body, "text/html; charset=cp1252")
+    assert response.text == '<p data-x="1">Größe \ufffd</p>'  # stock Scrapy: Python's cp1252
+    assert response.css("p::text").get() == "Größe \ufffd"
+    mw, crawler = middleware()
+    result = mw.process_response(request, response)
+    assert type(result) is CharsetHtmlResponse
+    assert result.text == '<p data-x="1">Größe \x81</p>'
+    assert result.css("p::text").get() == "Größe \x81"
+    assert result.encoding == "scrapy-charset-windows-1252"
+    assert result.body is body and result.flags == ["charset:header"]
+    assert result.charset_decision.source is Source.HEADER
+    if "_cached_benc" in getattr(TextResponse, "__slots__", ()):
+        assert result is response  # nothing copied
+    assert crawler.stats.get_value("charset/changed") == 1
+
+
 def test_text_is_decoded_once_per_response(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[bytes] = []
 
