@@ -425,7 +425,8 @@ class CharsetPipeline:
             for name in self.config.url_fields:
                 value = fields.get(name)
                 if isinstance(value, str) and value:
-                    return value
+                    # a plain copy: a str subclass's own __str__/__format__ may raise when logged
+                    return str.__str__(value)
         except Exception:  # an item that breaks on lookup simply has no example URL
             return None
         return None

@@ -191,3 +191,22 @@ def test_items_of_unknown_types_pass_through_and_are_counted() -> None:
             pytest.fail(f"dropped {type(item).__name__} without being asked to")
         assert result is item
     pipeline.close_spider()
+
+
+@pytest.mark.parametrize("kind", ["dict", "item"])
+def test_spike_report_with_a_url_whose_str_raises(kind: str, caplog: pytest.LogCaptureFixture):
+    # The example URL of a spike is logged when the spider closes: a str subclass whose
+    # __str__ and __format__ raise must not fail close_spider (it is logged as plain text).
+    class LoudURL(BrokenStrSubclass):
+        def __format__(self, spec: str) -> str:
+            raise RuntimeError("broken __format__")
+
+    pipeline = make_pipeline()
+    fields = {"url": LoudURL("https://example.com/p"), "title": None,
+              "body": [[""], ["", "", "Â\xa0"]]}
+    item = build_item(kind, fields, cycle=False)
+    for _ in range(3):
+        assert pipeline.process_item(item) is item
+    with caplog.at_level("WARNING"):
+        pipeline.close_spider()
+    assert any("https://example.com/p" in r.getMessage() for r in caplog.records)
