@@ -7,6 +7,10 @@ record at a time, and writes, counts and reports them. Memory stays that of one 
 and one record in the parent, however big a WARC is; the spool files are deleted as they are
 read.
 
+Big inputs go first and alone (each WARC is a task of its own), small ones (files, cache
+entries) in batches after them, so that no big input is left to one worker at the end while
+the other waits; the parent keeps only the paths of spool files that are done early.
+
 Workers are forked on Linux when the parent runs no other thread: they
 start at once with the modules and the decoder the parent has. Otherwise they are spawned.
 """
@@ -24,7 +28,7 @@ from multiprocessing.context import BaseContext
 from typing import Any
 
 from .audit_compare import BrowserDecoder, Record, audit_page
-from .audit_inputs import ReadOptions, Unit, read_unit
+from .audit_inputs import UNIT_CACHE, UNIT_WARC, ReadOptions, Unit, read_unit
 
 _worker: dict[str, Any] = {}
 
@@ -71,6 +75,32 @@ def pool_context() -> BaseContext:
     return multiprocessing.get_context("spawn")
 
 
+def input_size(unit: Unit) -> float:
+    """How big an input is, to hand out the biggest first (a remote or unreadable WARC counts as
+    big: its size is not known before reading it)."""
+    path = os.path.join(unit.path, "response_body") if unit.kind == UNIT_CACHE else unit.path
+    try:
+        return os.path.getsize(path)
+    except (OSError, ValueError):
+        return float("inf") if unit.kind == UNIT_WARC else 0.0
+
+
+def plan_tasks(units: Sequence[Unit], jobs: int) -> list[list[int]]:
+    """The workers' tasks as lists of unit indexes, biggest first: each WARC alone, the small
+    inputs in input order in batches, so that sending them costs little next to auditing them."""
+    small = [i for i, unit in enumerate(units) if unit.kind != UNIT_WARC]
+    batch = max(1, min(32, len(small) // (jobs * 8)))
+    tasks = [[i] for i, unit in enumerate(units) if unit.kind == UNIT_WARC]
+    tasks += [small[start:start + batch] for start in range(0, len(small), batch)]
+    sizes = [input_size(unit) for unit in units]
+    return sorted(tasks, key=lambda task: -sum(sizes[i] for i in task))
+
+
+def spool_task(task: tuple[int, list[Unit]]) -> tuple[int, list[str]]:
+    number, units = task
+    return number, [spool_unit(unit) for unit in units]
+
+
 def audit_units_in_processes(
     units: Sequence[Unit],
     options: ReadOptions,
@@ -81,10 +111,16 @@ def audit_units_in_processes(
     """For each unit, in order, an iterator over its records, computed by ``jobs`` worker
     processes. Read each before asking for the next."""
     jobs = max(1, min(jobs, len(units)))
-    # Small inputs go in batches so that sending them costs little next to auditing them.
-    chunk = max(1, min(32, len(units) // (jobs * 8)))
+    tasks = plan_tasks(units, jobs)
+    spooled: dict[int, str] = {}  # unit index -> its spool file, for units done ahead of order
     with tempfile.TemporaryDirectory(prefix="scrapy-charset-audit-") as spool:
         initargs = (options, browser, tuple(defaults), spool)
         with pool_context().Pool(jobs, _start_worker, initargs) as pool:
-            for path in pool.imap(spool_unit, units, chunksize=chunk):
-                yield read_spool(path)
+            done = pool.imap_unordered(
+                spool_task, [(n, [units[i] for i in task]) for n, task in enumerate(tasks)]
+            )
+            for index in range(len(units)):
+                while index not in spooled:
+                    number, paths = next(done)
+                    spooled.update(zip(tasks[number], paths, strict=True))
+                yield read_spool(spooled.pop(index))

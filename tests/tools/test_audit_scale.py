@@ -227,3 +227,25 @@ def test_version_and_scrapy_help_headings() -> None:
     assert sorted(headings) == sorted(["Usage", "Positional Arguments", "Options",
                                        "Global Options", "Audit Inputs", "Audit Output",
                                        "Scale", "Exit Status"])
+
+
+def test_jobs_hand_out_the_biggest_inputs_first_each_warc_alone(tmp_path: Path) -> None:
+    from scrapy_charset.tools.audit_inputs import UNIT_FILE, UNIT_WARC, Unit
+    from scrapy_charset.tools.audit_parallel import plan_tasks
+
+    units = []
+    for number in range(40):  # small files, then WARCs of growing size, then more files
+        page = tmp_path / f"p{number}.html"
+        page.write_bytes(b"x" * 100)
+        units.append(Unit(UNIT_FILE, str(page)))
+    for number, size in enumerate((1_000, 50_000, 200_000)):
+        warc = tmp_path / f"w{number}.warc"
+        warc.write_bytes(b"w" * size)
+        units.append(Unit(UNIT_WARC, str(warc)))
+    units.append(Unit(UNIT_WARC, "https://example.com/remote.warc.gz"))  # size unknown
+    tasks = plan_tasks(units, 2)
+    assert sorted(i for task in tasks for i in task) == list(range(len(units)))
+    assert tasks[0] == [43] and tasks[1] == [42] and tasks[2] == [41]  # unknown size counts as big
+    warcs = [task for task in tasks if any(units[i].kind == UNIT_WARC for i in task)]
+    assert all(len(task) == 1 for task in warcs)
+    assert all(task == sorted(task) for task in tasks)  # small inputs batched in input order
