@@ -3,7 +3,9 @@
 Both crawls request every case and follow every link each page holds (so requests built from
 the page's text and encoding count too). The plugin run enables every response type it can
 take over. It fails on any response, item or request stock Scrapy delivers that the plugin
-loses, and on any exception or error the plugin adds.
+loses, and on any exception or error the plugin adds. Each page's links are requested from
+that page (no dupe filter). The one allowed loss: the links of pages whose label means the
+``replacement`` encoding, which read as one U+FFFD as in a browser (docs/limits.md).
 """
 
 from __future__ import annotations
@@ -53,13 +55,18 @@ class FollowingSpider(ChaosSpider):
         yield from super().parse(response)
         if response.meta.get("followed") or not isinstance(response, TextResponse):
             return
+        decision = getattr(response, "charset_decision", None)
+        if decision is not None and decision.encoding.name == "replacement":
+            # Intended: the page reads as one U+FFFD, as in a browser (docs/limits.md).
+            yield {"case": response.meta["case"], "outcome": "replacement"}
         try:
             links = response.xpath("//a/@href").getall()
         except ValueError:
             return
         for href in links:
             try:
-                request = response.follow(href, callback=self.parse, errback=self.failed)
+                request = response.follow(href, callback=self.parse, errback=self.failed,
+                                          dont_filter=True)
             except Exception as exc:  # what stock Scrapy raises counts as an outcome too
                 yield {
                     "case": response.meta["case"],
@@ -67,9 +74,9 @@ class FollowingSpider(ChaosSpider):
                     "error": type(exc).__name__,
                 }
                 continue
-            # Recorded by link, not by page: the dupe filter lets the first page's request
-            # of a link through, and which page that is depends on response order.
-            request.meta["case"] = f"followed>{href}"
+            # Every page's links, each recorded under its page (no dupe filter: a link that
+            # several pages hold is requested from each, so no page hides another's loss).
+            request.meta["case"] = f"{response.meta['case']}>{href}"
             request.meta["followed"] = True
             yield request
 
@@ -109,7 +116,16 @@ def delivered(result: CrawlResult) -> Counter[tuple[Any, ...]]:
 def test_the_plugin_loses_no_response_item_or_request(crawls: dict[str, CrawlResult]) -> None:
     stock, plugin = crawls["stock"], crawls["plugin"]
     assert stock.stat("item_scraped_count") > 150  # the follows really happened
+    # The one intended difference (docs/limits.md): a page whose label means "replacement"
+    # (ISO-2022-KR, HZ-GB-2312, ISO-2022-CN) reads as one U+FFFD, as in a browser, so the
+    # links stock Scrapy finds with Python's decoders for those labels are not followed.
+    replaced = {i["case"] for i in plugin.items if i["outcome"] == "replacement"}
+    assert replaced >= {"replacement", "force-replacement"}
     lost = delivered(stock) - delivered(plugin)
+    excused = Counter({k: n for k, n in lost.items()
+                       if ">" in str(k[0]) and str(k[0]).split(">")[0] in replaced})
+    assert excused, "the replacement pages hold links that stock Scrapy follows"
+    lost -= excused
     assert not lost, f"stock Scrapy delivered, the plugin lost: {sorted(lost)[:10]}"
     for key in (
         "item_scraped_count",
@@ -118,7 +134,7 @@ def test_the_plugin_loses_no_response_item_or_request(crawls: dict[str, CrawlRes
         "downloader/response_count",
         "scheduler/enqueued",
     ):
-        assert plugin.stat(key) >= stock.stat(key), key
+        assert plugin.stat(key) + sum(excused.values()) >= stock.stat(key), key
 
 
 def test_the_plugin_adds_no_exception(crawls: dict[str, CrawlResult]) -> None:
