@@ -28,7 +28,6 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
 from w3lib.encoding import (
     html_body_declared_encoding,
-    html_to_unicode,
     http_content_type_encoding,
     read_bom,
     resolve_encoding,
@@ -209,10 +208,10 @@ class CharsetMiddleware:
             raise guard.failure
         replaced = "\ufffd" in text
         if explicit is None:
-            # Scrapy's headers.get() is the last value.
-            changed = _changed(body, content_type[-1] if content_type else None, text, decision)
-        else:
-            changed = _explicit_text_differs(body, explicit[1], text)
+            stock_header = content_type[-1] if content_type else None  # Scrapy's headers.get()
+        else:  # stock Scrapy reads an explicit encoding as a header charset (a BOM first)
+            stock_header = f"charset={explicit[1]}".encode("latin-1", "replace")
+        changed = _changed(body, stock_header, text, decision)
 
         # In place, not copied: the response is Scrapy's own (_targets), which nothing else
         # keeps; an explicit encoding stays with it (copies, to_dict(), .encoding).
@@ -376,14 +375,6 @@ def _pinned_by_cache(response: Response, label: Any) -> bool:
         return codec_name(resolve_encoding(label) or label) == stock
     except (LookupError, TypeError, ValueError):
         return False
-
-
-def _explicit_text_differs(body: bytes, label: str, text: str) -> bool | None:
-    """Whether stock Scrapy's text for a response given ``encoding=label`` differs."""
-    try:
-        return html_to_unicode(f"charset={label}", body)[1] != text
-    except Exception:  # a codec stock Scrapy cannot decode with: its .text would raise
-        return True
 
 
 def _lookup_label(label: Any) -> Encoding | None:

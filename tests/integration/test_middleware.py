@@ -627,3 +627,39 @@ def test_the_decision_in_meta_is_the_responses_own() -> None:
         "source": "meta",
         "label": "windows-1251",
     }
+
+
+@pytest.mark.parametrize(
+    ("label", "body", "changed"),
+    [
+        # Python's cp1252 has no 0x81 (stock: U+FFFD), the browser's windows-1252 keeps it.
+        ("cp1252", b"<p>Gr\xf6\xdfe \x81</p>", True),
+        ("cp1252", b"<p>Gr\xf6\xdfe</p>", False),
+        ("utf-8", "<p>日本語</p>".encode(), False),
+        # A BOM wins over the explicit encoding in stock Scrapy and in the plugin alike.
+        ("cp1252", b"\xef\xbb\xbf<p>\xc3\xa9</p>", False),
+    ],
+)
+def test_explicit_encoding_changed_stat_costs_no_second_decode(
+    monkeypatch: pytest.MonkeyPatch, label: str, body: bytes, changed: bool
+) -> None:
+    # The charset/changed statistic is judged from the codecs and the bytes: decoding the body
+    # again the stock way would cost as much as the text itself.
+    import w3lib.encoding
+
+    from scrapy_charset.integration import middleware as middleware_module
+
+    def again(*args: Any, **kwargs: Any) -> Any:
+        pytest.fail("decoded again for a statistic")
+
+    monkeypatch.setattr(w3lib.encoding, "html_to_unicode", again)
+    monkeypatch.setattr(middleware_module, "html_to_unicode", again, raising=False)
+    mw, crawler = middleware()
+    request = scrapy.Request("http://example.com/")
+    response = HtmlResponse("http://example.com/", body=body, encoding=label, request=request)
+    result = mw.process_response(request, response)
+    assert result.charset_decision.source in (Source.EXPLICIT, Source.BOM)
+    monkeypatch.undo()
+    stock = HtmlResponse("http://example.com/", body=body, encoding=label).text
+    assert (result.text != stock) is changed
+    assert ("charset/changed" in charset_stats(crawler)) is changed
