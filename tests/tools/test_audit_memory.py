@@ -8,6 +8,7 @@ is shown to fail the same comparison.
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import tracemalloc
@@ -54,6 +55,9 @@ def peaks(actions: list[Callable[[], object]]) -> list[int]:
     tracemalloc.start()
     try:
         for action in actions:
+            # Each action starts with no garbage pending: otherwise what an earlier test left
+            # for the cyclic collector counts, or not, by when a collection happens to run.
+            gc.collect()
             before = tracemalloc.get_traced_memory()[0]
             tracemalloc.reset_peak()
             action()
