@@ -295,7 +295,8 @@ def _candidates(
         start, end = region.span()
         whole = _decoded(region.group(), misreading)
         if whole is not None and (len(whole) == 1 or all(map(_is_text, whole))):
-            yield Mojibake(start, end, region.group(), whole, name)
+            if not (end - start == 2 and _starts_a_word(text, start, misreading)):
+                yield Mojibake(start, end, region.group(), whole, name)
             continue
         for match in misreading.pattern.finditer(text, start, end):
             first, last = match.span()
@@ -306,7 +307,34 @@ def _candidates(
                 if failed is not None:
                     failed[0] += 1
                 continue
-            yield Mojibake(first, first + length, chunk, repaired, name)
+            if not (length == 2 and _starts_a_word(text, first, misreading)):
+                yield Mojibake(first, first + length, chunk, repaired, name)
+
+
+def _starts_a_word(text: str, start: int, misreading: _Misreading) -> bool:
+    """Whether the two-character stretch at ``start`` begins a capitalised Cyrillic word
+    ("Він", "Рік", "Сёння"): a capital, a lowercase letter, then a lowercase Cyrillic letter
+    that starts no whole sequence of the misreading. Read as mojibake, that letter would stand
+    for a UTF-8 lead byte with too few continuation bytes after it (windows-1251's а-ф), for a
+    byte UTF-8 never uses (х-я) or for a stray continuation byte (і, ё): broken UTF-8, so the
+    stretch is not a mis-decoded character. (When a whole sequence does start there, the two
+    are adjacent candidates, judged as a run.)"""
+    lead, cont, after = text[start], text[start + 1], text[start + 2 : start + 3]
+    if not (
+        after
+        and lead.isupper()
+        and cont.islower()
+        and after.islower()
+        and _script(lead) == _script(after) == "CYRILLIC"
+    ):
+        return False
+    length = misreading.lengths.get(after)
+    if length is None:
+        return True
+    following = text[start + 3 : start + 2 + length]
+    return len(following) < length - 1 or not all(
+        char in misreading.continuation_chars for char in following
+    )
 
 
 # What a repaired character may be. Modifier letters, other numbers (but Latin-1's ² ³ ¹ ¼ ½

@@ -56,6 +56,23 @@ def test_capitals_next_to_punctuation_are_not_mojibake(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "word",
+    # A capital and a letter of windows-1251's continuation bytes (і ї є ґ ё ў ј љ њ ...),
+    # then a lowercase letter: the capital and that letter read as a character of UTF-8.
+    ["Він", "Віра", "Рік", "Сіль", "Ніч", "Ціна", "Річка", "Сёння", "Вёска", "Тёплы", "Дєд"],
+)
+def test_capitalised_cyrillic_words_are_not_mojibake(word: str) -> None:
+    """Ukrainian and Belarusian words are no evidence, however many ("Рі" would read as "г",
+    "Ві" as "³"), and a garbled word next to them is still found and repaired."""
+    text = f"{word} і {word}, {word}: {word}!"
+    assert count_mojibake(text) == 0
+    assert repair(text) is text
+    garbled_word = misread("Привіт", "windows-1251")
+    assert count_mojibake(f"{text} {garbled_word}") == len("Привіт")
+    assert repair_spans(f"{text} {garbled_word}") == f"{text} Привіт"
+
+
+@pytest.mark.parametrize(
     "truth, label",
     [
         ("Příliš žluťoučký kůň úpěl ďábelské ódy.", "windows-1250"),
