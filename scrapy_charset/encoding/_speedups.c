@@ -363,6 +363,77 @@ decode_iso_2022_jp(const unsigned char *s, Py_ssize_t n, const Index *jis0208, O
     unsigned int lead = 0;
     Py_ssize_t i = 0;
     for (;;) {
+        /* Fast runs (the same steps as below, without the dispatch per byte, written with
+         * local variables): plain ASCII in the ASCII state, and whole two-byte characters in
+         * the lead byte state. */
+        if (mode != SCAN && state == J_ASCII) {
+            Py_ssize_t from = i;
+            /* Eight bytes at a time while none has its high bit set, is below 0x10 (SO and
+             * SI are; so are tab and newline, which the byte loop then takes) or is ESC (a
+             * zero byte of word ^ 0x1B...). */
+            while (i + 8 <= n) {
+                uint64_t word, esc;
+                memcpy(&word, s + i, 8);
+                esc = word ^ 0x1B1B1B1B1B1B1B1BULL;
+                if ((word | (word - 0x1010101010101010ULL) |
+                     ((esc - 0x0101010101010101ULL) & ~esc)) &
+                    0x8080808080808080ULL) {
+                    break;
+                }
+                i += 8;
+            }
+            while (i < n && s[i] < 0x80 && s[i] != 0x1B && s[i] != 0x0E && s[i] != 0x0F) {
+                i++;
+            }
+            if (i > from) {
+                output = 0;
+                Py_ssize_t length = out->length;
+                if (mode == UCS2) {
+                    Py_UCS2 *data = (Py_UCS2 *)out->data + length;
+                    for (Py_ssize_t k = from; k < i; k++) {
+                        *data++ = s[k];
+                    }
+                }
+                else {
+                    Py_UCS4 *data = (Py_UCS4 *)out->data + length;
+                    for (Py_ssize_t k = from; k < i; k++) {
+                        *data++ = s[k];
+                    }
+                }
+                out->length = length + (i - from); /* (maxchar is at least 0x7F) */
+            }
+        }
+        else if (mode != SCAN && state == J_LEAD) {
+            /* (Every pointer of a pair is below 94 * 94: an index that long, of 2-byte
+             * characters, is read directly; otherwise by the general lookup.) */
+            const Py_UCS2 *direct = jis0208->kind == PyUnicode_2BYTE_KIND &&
+                                            jis0208->length >= 94 * 94
+                                        ? (const Py_UCS2 *)jis0208->data
+                                        : NULL;
+            Py_ssize_t length = out->length;
+            Py_UCS4 maxchar = out->maxchar;
+            while (i + 1 < n && 0x21 <= s[i] && s[i] <= 0x7E && 0x21 <= s[i + 1] &&
+                   s[i + 1] <= 0x7E) {
+                long pointer = (long)(s[i] - 0x21) * 94 + s[i + 1] - 0x21;
+                Py_UCS4 cp = direct ? direct[pointer] : index_code_point(jis0208, pointer);
+                if (cp == 0) {
+                    cp = REPLACEMENT;
+                }
+                if (cp > maxchar) {
+                    maxchar = cp; /* (the index holds no code point beyond U+FFFF) */
+                }
+                if (mode == UCS2) {
+                    ((Py_UCS2 *)out->data)[length++] = (Py_UCS2)cp;
+                }
+                else {
+                    ((Py_UCS4 *)out->data)[length++] = cp;
+                }
+                output = 0;
+                i += 2;
+            }
+            out->length = length;
+            out->maxchar = maxchar;
+        }
         int byte = i < n ? s[i++] : -1; /* -1: end-of-queue */
         switch (state) {
         case J_ASCII:

@@ -78,7 +78,9 @@ def _document_declarations(data: bytes) -> list[Declaration]:
     # Every <meta> declaration holds "charset" (the attribute, or the content's parameter) in
     # some letter case: without a "<meta" and a "charset" the scan cannot find one.
     scanned = data[:LATE_META_LIMIT]
-    if _META.search(scanned) and holds_word(scanned, b"charset", LATE_META_LIMIT):
+    # (The compiled word search first: it is several times cheaper than the pattern's on
+    # the many pages that hold neither.)
+    if holds_word(scanned, b"charset", LATE_META_LIMIT) and _META.search(scanned):
         meta, ignored = scan_meta_like_chromium(scanned)
     else:
         meta, ignored = None, []

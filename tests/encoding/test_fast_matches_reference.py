@@ -139,3 +139,14 @@ def test_iso_2022_jp_structured(seed: int) -> None:
             parts.append(b"".join(segment))
         data = b"".join(parts)
         assert keep(data, encoding) == reference.decode_without_bom(data, encoding), data
+
+
+@pytest.mark.parametrize("special", [b"\x1b$B0!$\"\x1b(B", b"\x1b(J\\~", b"\x0e", b"\x0f", b"\x80"])
+def test_iso_2022_jp_long_runs(special: bytes) -> None:
+    # The compiled decoder takes ASCII runs eight bytes at a time and two-byte characters in a
+    # loop of their own: a byte that ends a run must stop it at every offset.
+    encoding = BY_NAME["ISO-2022-JP"]
+    for offset in range(17):
+        for run in (b"a" * 24, b"\x1b$B" + b"0!" * 12):
+            data = run[: len(run) - 24 + offset] + special + run
+            assert keep(data, encoding) == reference.decode_without_bom(data, encoding), data
