@@ -13,16 +13,21 @@ Encoding Standard encodings; any other answer (cp775, johab, utf-7, …) is reje
 from __future__ import annotations
 
 import re
+from functools import cache
+from itertools import islice
 from typing import Protocol, runtime_checkable
 
 from ..encoding import UTF_8, Encoding, get_encoding, lookup
+from ..encoding.fast import charmap_table
 from .letters import (
     C1_BYTES,
     CANDIDATES,
     ISO_8859,
     LATIN_CANDIDATES,
     TLD_LANGUAGES,
+    best_readings,
     prefer_language,
+    prefer_words,
     ranked_readings,
 )
 from .tld import tld_default
@@ -387,6 +392,35 @@ def _is_no_language(sample: bytes, top: float) -> bool:
     return top < 0 and _high_bytes(sample) >= _NO_LANGUAGE_BYTES
 
 
+# How many places in the rest of the page the tied readings are compared on, at most.
+_WINDOW_PLACES = 64
+
+
+@cache
+def _differing_bytes(names: tuple[str, ...]) -> re.Pattern[bytes] | None:
+    """A pattern finding a byte the encodings ``names`` read as different characters, with
+    the text around it in its text node; ``None`` when they read every byte alike."""
+    tables = [charmap_table(name) for name in names]
+    differing = bytes(b for b in range(0x80, 0x100) if len({t[b] for t in tables}) > 1)
+    if not differing:
+        return None
+    byte_class = b"".join(b"\\x%02x" % b for b in differing)
+    return re.compile(rb"[^<>]{0,32}[" + byte_class + rb"][^<>]{0,32}")
+
+
+def _rerank_on_window(sample: bytes, tied: list[str], window: bytes) -> list[str]:
+    """The ``tied`` readings of ``sample`` that stay best when the places in ``window`` (the
+    part of the page looked at) where they read differently are scored too: a Hungarian
+    page's `«` (windows-1250; `Ť` in ISO-8859-2) may come after the sample's 2 KB."""
+    pattern = _differing_bytes(tuple(tied))
+    if pattern is None:
+        return tied
+    places = [match.group() for match in islice(pattern.finditer(window), _WINDOW_PLACES)]
+    if not places:
+        return tied
+    return best_readings(sample + b"\n" + b"\n".join(places), tuple(tied))
+
+
 def choose_single_byte(
     sample: bytes,
     tld: str | None,
@@ -410,11 +444,15 @@ def choose_single_byte(
         ranked = ranked_readings(sample, candidates, ISO_8859 if c1 else frozenset())
     names, top = ranked
     tied = list(names)
+    if len(tied) > 1 and len(window) > len(sample):
+        tied = _rerank_on_window(sample, tied, window)
     if _is_no_language(sample, top):
         # Text in an encoding no browser has (DOS or Mac code pages): no reading is right;
         # like Chromium, the TLD's default or windows-1252.
         return None
-    # Readings as good as each other: those that read as the TLD's language go first.
+    # Readings as good as each other: those whose words are clearly of the language their
+    # letters say, then those that read as the TLD's language.
+    tied = prefer_words(sample, tied)
     tied = prefer_language(sample, tied, TLD_LANGUAGES.get(tld or ""))
     if preferred is not None and preferred.name in tied:
         choice = preferred

@@ -87,6 +87,65 @@ LANGUAGES: dict[str, tuple[str, str]] = {
     ),
 }
 
+# The most frequent words of each language (function words, most of them ASCII). Where two
+# readings score the same on their letters but give different texts, the words around the
+# non-ASCII bytes tell which language each reading is (Welsh `ŵyl` is `ðyl` in windows-1252,
+# Faroese letters: the Welsh words around it decide); Thai has no spaces between words.
+WORDS: dict[str, str] = {
+    "french": "le la les de des et est un une du en que qui dans pour pas sur au avec il elle"
+    " ne se ce plus par",
+    "german": "der die das und ist nicht ein eine zu den von mit sich des auf dem im auch es"
+    " wie sie",
+    "spanish": "el la los las de del y que en un una por con para es se no lo al como su",
+    "portuguese": "o a os as de do da dos das e que em um uma para com no na por se não é",
+    "italian": "il lo la gli le di e che un una per con non si del della sono nel al è",
+    "catalan": "el la els les de i que en un una per amb és del al als no",
+    "dutch": "de het een en van is dat op te in niet zijn met voor die er aan ook",
+    "nordic": "och att det som en ett är på för av med inte og er ikke til at jeg har af ja on ei"
+    " se että oli mutta kun",
+    "icelandic": "og er til sem ekki var hann um fyrir en eru hafa hefur það að í á við með",
+    "faroese": "og er at til sum ikki eru hann hon av um fyri eitt ein var tað í á við",
+    "albanian": "dhe te të në një per për me nga se i e është u qe që",
+    "estonian": "ja on ei et see ka oli kui aga mis ta nad või ning",
+    "polish": "i w na nie z do to jest się że o jak ale po od za przez tak",
+    "czech": "a v se na je z do to že jsou ale jak pro od po by o tak jako které",
+    "slovak": "a v sa na je z do to že sú ale ako pre od po by o tak aj",
+    "hungarian": "a az és hogy nem is egy meg van de csak ez mint már volt el ki",
+    "south slavic": "i je u na da se za od su to ne kao ali iz o što će sa pa so v pri tudi kot"
+    " bi ki še že",
+    "romanian": "și de la în cu pe un o care nu este mai din pentru sau ca se ce au fost dar prin",
+    "romanian with cedilla": "şi de la în cu pe un o care nu este mai din pentru sau ca se ce"
+    " au fost dar prin",
+    "turkish": "ve bir bu da de için ile çok olarak gibi ama daha ne o en",
+    "kurdish": "û li ji bi di de ku ew vê wê ya yê jî re",
+    "latvian": "un ir ar par no uz kas ka arī bet tas to vai lai nav",
+    "lithuanian": "ir yra kad su iš į tai bet kaip jo nuo už apie ar per buvo",
+    "maltese": "il u li ta tal fil għal ma minn bħala huwa hija kien dan din fuq",
+    "esperanto": "la kaj de en estas al ne ke por kun mi li ŝi ili ĉi unu sed pri",
+    "welsh": "y yr yn a ac mae wedi ei eu gyda oedd sydd hefyd bod fod ond hyn ddim ar am i o"
+    " fel gan ym yng",
+    "vietnamese": "và của là có không được cho trong những các người một",
+    "greek": "και το η ο να του της την με σε για από που τα οι δεν στο στην είναι",
+    "russian": "и в не на что с по это как а он я к из у же для от но так",
+    "ukrainian": "і в у на що з не та до це як за від його але й для є",
+    "belarusian": "і у ў на што з не да гэта як па ад для але яго",
+    "bulgarian": "и в на за да се е не от с че по това са като но ще",
+    "serbian": "и у на да се је за од су то не као али из са",
+    "macedonian": "и на да се е за од со во не што го ќе ги тоа како",
+    "hebrew": "של את על לא הוא זה עם היא גם כי אני כל אבל מה",
+    "arabic": "في من على أن إلى عن مع هذا التي الذي ما لا كان هذه",
+    "thai": "",
+}
+# A reading wins on words with at least this many more of its language's words than the other
+# readings (one word may be a name or a quotation).
+_WORD_MARGIN = 2
+# Words of two letters or more (one-letter words are in too many languages).
+_WORD = re.compile(r"\w\w+")
+# The text around non-ASCII bytes, within a text node: where the words are the page's words
+# (a sample's filler can hold script).
+_AROUND_NON_ASCII = re.compile(rb"[^<>]{0,64}[\x80-\xff][^<>]{0,64}")
+
+
 # Encodings in the order that wins a tie (Chromium's choices first: it reads ISO-8859-2 text
 # as windows-1250, ISO-8859-8 as windows-1255, and never guesses the rarer ones; it does guess
 # macintosh for Mac French, measured).
@@ -298,6 +357,51 @@ def prefer_language(sample: bytes, tied: list[str], language: str | None) -> lis
         return tied
     chosen = {texts[name] for name in tied if scores[name] >= top - _EPSILON}
     return [name for name in tied if texts[name] in chosen]
+
+
+def _language_words(text: str) -> Counter[str]:
+    return Counter(_WORD.findall(text.lower()))
+
+
+@cache
+def _word_set(language: str) -> frozenset[str]:
+    return frozenset(WORDS[language].split())
+
+
+def prefer_words(sample: bytes, tied: list[str]) -> list[str]:
+    """Of the ``tied`` readings (equal on their letters), those whose text holds clearly more
+    frequent words of the language their letters read as; all of them when they give one
+    text or the words do not tell them apart."""
+    if len(tied) < 2:
+        return tied
+    around = b"\n".join(_AROUND_NON_ASCII.findall(sample))
+    texts = {name: around.decode(get_encoding(name).python_codec, "replace") for name in tied}
+    if len(set(texts.values())) == 1:
+        return tied
+    counts = Counter(sample.translate(None, _ASCII_BYTES))
+    hits: dict[str, int] = {}
+    for name in tied:
+        # The languages the reading's letters say (the best of the encoding's languages).
+        letters = {
+            language: sum(n * _weights(name, language)[b - 0x80] for b, n in counts.items())
+            for language in languages_of(name)
+        }
+        if not letters:
+            hits[name] = 0
+            continue
+        top = max(letters.values())
+        words = _language_words(texts[name])
+        hits[name] = max(
+            sum(n for word, n in words.items() if word in _word_set(language))
+            for language, score in letters.items()
+            if score >= top - _EPSILON
+        )
+    best = max(hits.values())
+    runners_up = [hits[name] for name in tied if hits[name] < best]
+    second = max(runners_up, default=best)
+    if second == best or best - second < _WORD_MARGIN:
+        return tied
+    return [name for name in tied if hits[name] == best]
 
 
 def reading_score(sample: bytes, encoding: str) -> float:
