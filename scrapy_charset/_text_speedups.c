@@ -20,7 +20,7 @@
 static unsigned char leads[BMP];
 static unsigned char continuations[BMP];
 /* The lowest and highest lead and continuation characters (set by configure()). */
-static Py_UCS4 lead_lo = BMP, lead_hi = 0, cont_lo = BMP, cont_hi = 0;
+static Py_UCS4 lead_lo = BMP, lead_hi = 0;
 static int configured = 0;
 
 /* The fewest continuation characters a lead character announces (1 to 3), over the
@@ -30,8 +30,16 @@ static unsigned char announced[BMP];
 static unsigned char announced_in[BMP];
 static int misreading_count = 0; /* how many were configured */
 
+/* Lowercase Cyrillic letters of the block [U+0430, U+045F], and ґ: str.islower() and Cyrillic. */
+#define LOWER_CYRILLIC(c) (((c) >= 0x0430 && (c) <= 0x045F) || (c) == 0x0491)
+
 /* Whether text[i] is U+FFFD or a lead character followed by as many continuation characters
- * of the same misreading as it announces: the exact test, one character at a time. */
+ * of the same misreading as it announces: the exact test, one character at a time.
+ *
+ * A capital В-Я, a lowercase Cyrillic letter and one more (genuine Ukrainian or Belarusian:
+ * "Він", "Рік", "Сёння") is no candidate: quality._starts_a_word drops it unless a whole
+ * sequence starts at the third letter, and such a sequence is a suspect of its own (its lead,
+ * a lowercase letter, is not a capital), found when the test reaches it. */
 static inline int
 suspect_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
 {
@@ -46,6 +54,12 @@ suspect_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
     for (Py_ssize_t k = 1; k <= announced[c] && bits; k++) {
         Py_UCS4 next = PyUnicode_READ(kind, data, i + k);
         bits = next < BMP ? bits & continuations[next] : 0;
+    }
+    if (bits && c >= 0x0412 && c <= 0x042F && i + 2 < n) {
+        Py_UCS4 cont = PyUnicode_READ(kind, data, i + 1), after = PyUnicode_READ(kind, data, i + 2);
+        if (LOWER_CYRILLIC(cont) && LOWER_CYRILLIC(after)) {
+            return 0;
+        }
     }
     return bits != 0;
 }
@@ -133,54 +147,190 @@ closer_look(PyObject *text, int kind, const void *data, Py_ssize_t n)
         }                                                                                     \
     } while (0)
 
+/* The block filter's ranges. A lead character is in [LEAD_LATIN_LO, LEAD_LATIN_HI] (Latin-1 and
+ * Latin Extended-A: windows-1252 and windows-1250) or [LEAD_CYR_LO, LEAD_CYR_HI] (windows-1251's
+ * В-я); those in TWO_MORE_* announce at least two continuation characters. A continuation
+ * character is in one of CONTINUATION_RANGES. configure() checks that the configured characters
+ * keep to these ranges, so a block the filter passes over holds no suspect. */
+#define LEAD_LATIN_LO 0x00C2
+#define LEAD_LATIN_HI 0x0170
+#define LEAD_CYR_LO 0x0412
+#define LEAD_CYR_HI 0x0444
+#define TWO_MORE_LATIN_LO 0x00E0
+#define TWO_MORE_LATIN_HI 0x00F4
+#define TWO_MORE_CYR_LO 0x0430
+#define TWO_MORE_CYR_HI 0x0444
+static const Py_UCS4 CONTINUATION_RANGES[][2] = {
+    {0x0080, 0x00BF}, {0x0104, 0x0105}, {0x013D, 0x0142}, {0x0152, 0x0165}, {0x0178, 0x0192},
+    {0x02C6, 0x02DD}, {0x0401, 0x040F}, {0x0451, 0x0491}, {0x2013, 0x2122},
+};
+#define N_CONTINUATION_RANGES (sizeof(CONTINUATION_RANGES) / sizeof(CONTINUATION_RANGES[0]))
+
+static int
+in_continuation_ranges(Py_UCS4 c)
+{
+    for (size_t r = 0; r < N_CONTINUATION_RANGES; r++) {
+        if (c >= CONTINUATION_RANGES[r][0] && c <= CONTINUATION_RANGES[r][1]) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A scanner reads blocks of 16 or 32 bytes from character *at on and stops at the first block
+ * where a lead character comes before a continuation character (and, for a lead announcing two
+ * or more, before two), or where U+FFFD is: it returns the block's mask (the top bit of each
+ * byte of the lanes that need the exact test) with *at set to the block's start, or 0 with *at
+ * where the blocks end. With GCC/Clang vector types this compiles to SSE2 (or AVX2, chosen at
+ * run time), or NEON code: genuine text in any script costs a few compares per block, and most
+ * blocks of CJK, Greek, Arabic or Indic text stop at the first test (no lead character). */
+typedef uint32_t (*scanner)(const void *data, Py_ssize_t n, Py_ssize_t *at);
+
 #if defined(__GNUC__) || defined(__clang__)
-/* Blocks of 16 bytes: a lead-range character followed by a continuation-range character (or
- * U+FFFD) anywhere in the block sends it to the exact test. With GCC/Clang vector types this
- * compiles to SSE2/NEON code: clean text costs a few compares per 16 bytes. */
 typedef uint8_t u8x16 __attribute__((vector_size(16)));
 typedef uint16_t u16x8 __attribute__((vector_size(16)));
 typedef uint32_t u32x4 __attribute__((vector_size(16)));
 
-#define ANY(mask)                                                                             \
+/* Lanes of v in [lo, hi] (all bits set), as a vector of the same type. */
+#define IN(VEC, TYPE, v, lo, hi) ((VEC)(((v) - (TYPE)(lo)) <= (TYPE)((hi) - (lo))))
+
+#define LOAD(VEC, from)                                                                       \
+    ({                                                                                        \
+        VEC v_;                                                                               \
+        memcpy(&v_, (from), sizeof(VEC));                                                     \
+        v_;                                                                                   \
+    })
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define MASK16(v) ((uint32_t)_mm_movemask_epi8((__m128i)(v)))
+#else /* (NEON, ...): every lane of a block with any lane set */
+#define MASK16(v)                                                                             \
     ({                                                                                        \
         uint64_t w_[2];                                                                       \
-        memcpy(w_, &(mask), 16);                                                              \
-        (w_[0] | w_[1]) != 0;                                                                 \
+        memcpy(w_, &(v), 16);                                                                 \
+        (w_[0] | w_[1]) ? 0xFFFFu : 0u;                                                       \
     })
+#endif
 
-/* The mask of the block at character i. */
-#define HIT(TYPE, VEC, WITH_FFFD, i)                                                          \
-    ({                                                                                        \
-        VEC here_, next_;                                                                     \
-        memcpy(&here_, (const TYPE *)data + (i), 16);                                         \
-        memcpy(&next_, (const TYPE *)data + (i) + 1, 16);                                     \
-        VEC hit_ = (VEC)(((here_ - l_lo) <= l_span) & ((next_ - c_lo) <= c_span));            \
-        if (WITH_FFFD) {                                                                      \
-            hit_ |= (VEC)(here_ == fffd);                                                     \
-        }                                                                                     \
-        hit_;                                                                                 \
-    })
+/* (the ranges of CONTINUATION_RANGES) */
+#define WIDE_CONTINUATION(VEC, TYPE, v)                                                       \
+    (IN(VEC, TYPE, v, 0x0080, 0x00BF) | IN(VEC, TYPE, v, 0x0104, 0x0105) |                    \
+     IN(VEC, TYPE, v, 0x013D, 0x0142) | IN(VEC, TYPE, v, 0x0152, 0x0165) |                    \
+     IN(VEC, TYPE, v, 0x0178, 0x0192) | IN(VEC, TYPE, v, 0x02C6, 0x02DD) |                    \
+     IN(VEC, TYPE, v, 0x0401, 0x040F) | IN(VEC, TYPE, v, 0x0451, 0x0491) |                    \
+     IN(VEC, TYPE, v, 0x2013, 0x2122))
 
-#define BLOCKS(TYPE, VEC, WITH_FFFD)                                                          \
-    do {                                                                                      \
-        const Py_ssize_t per_block = 16 / sizeof(TYPE);                                       \
-        const VEC zero = {0};                                                                 \
-        const Py_UCS4 top = (TYPE)~(TYPE)0; /* ranges beyond the kind's end: clamped */       \
-        const VEC l_lo = zero + (TYPE)(lead_lo < top ? lead_lo : top);                        \
-        const VEC l_span = zero + (TYPE)((lead_hi < top ? lead_hi : top) - l_lo[0]);          \
-        const VEC c_lo = zero + (TYPE)(cont_lo < top ? cont_lo : top);                        \
-        const VEC c_span = zero + (TYPE)((cont_hi < top ? cont_hi : top) - c_lo[0]);          \
-        const VEC fffd = zero + (TYPE)0xFFFD;                                                 \
-        for (; i + per_block + 1 <= n; i += per_block) {                                      \
-            VEC hit = HIT(TYPE, VEC, WITH_FFFD, i);                                           \
-            if (ANY(hit)) {                                                                   \
-                EXACT(i, i + per_block);                                       \
+/* A scanner over the blocks of one string kind: BLOCK sets `hit` for the block at i (or goes
+ * on to the next block at once). */
+#define SCANNER(NAME, ATTR, TYPE, VEC, MASK, BLOCK)                                           \
+    ATTR static uint32_t NAME(const void *data, Py_ssize_t n, Py_ssize_t *at)                \
+    {                                                                                         \
+        const TYPE *chars = (const TYPE *)data;                                               \
+        const Py_ssize_t per_block = sizeof(VEC) / sizeof(TYPE);                              \
+        Py_ssize_t i = *at;                                                                   \
+        for (; i + per_block + 2 <= n; i += per_block) {                                      \
+            BLOCK(TYPE, VEC, MASK);                                                           \
+            uint32_t bits = MASK(hit);                                                        \
+            if (bits) {                                                                       \
+                *at = i;                                                                      \
+                return bits;                                                                  \
             }                                                                                 \
         }                                                                                     \
-    } while (0)
-#else
-#define BLOCKS(TYPE, VEC, WITH_FFFD) ((void)0)
+        *at = i;                                                                              \
+        return 0;                                                                             \
+    }
+
+/* 2- and 4-byte strings. */
+#define WIDE_BLOCK(TYPE, VEC, MASK)                                                           \
+    VEC here = LOAD(VEC, chars + i);                                                          \
+    VEC lead = IN(VEC, TYPE, here, LEAD_LATIN_LO, LEAD_LATIN_HI) |                            \
+               IN(VEC, TYPE, here, LEAD_CYR_LO, LEAD_CYR_HI);                                 \
+    VEC fffd = (VEC)(here == (TYPE)0xFFFD);                                                   \
+    VEC first = lead | fffd;                                                                  \
+    if (!MASK(first)) {                                                                       \
+        continue;                                                                             \
+    }                                                                                         \
+    /* (a coarse test first: ASCII, Latin-1 letters, а-п, CJK, Hangul... pass it) */          \
+    VEC next = LOAD(VEC, chars + i + 1);                                                      \
+    VEC hit = lead & (IN(VEC, TYPE, next, 0x0080, 0x00BF) | IN(VEC, TYPE, next, 0x0104, 0x040F) | \
+                      IN(VEC, TYPE, next, 0x0451, 0x2122));                                   \
+    if (MASK(hit)) {                                                                          \
+        hit &= WIDE_CONTINUATION(VEC, TYPE, next);                                            \
+        VEC two_more = IN(VEC, TYPE, here, TWO_MORE_LATIN_LO, TWO_MORE_LATIN_HI) |            \
+                       IN(VEC, TYPE, here, TWO_MORE_CYR_LO, TWO_MORE_CYR_HI);                 \
+        VEC wants_two = hit & two_more;                                                       \
+        if (MASK(wants_two)) {                                                                \
+            VEC after = LOAD(VEC, chars + i + 2);                                             \
+            hit &= ~two_more | WIDE_CONTINUATION(VEC, TYPE, after);                           \
+        }                                                                                     \
+    }                                                                                         \
+    hit |= fffd
+
+/* 1-byte strings (no U+FFFD; the only continuation characters up to U+00FF are U+0080-00BF). */
+#define NARROW_BLOCK(TYPE, VEC, MASK)                                                         \
+    VEC here = LOAD(VEC, chars + i);                                                          \
+    VEC hit = IN(VEC, TYPE, here, LEAD_LATIN_LO, TWO_MORE_LATIN_HI);                          \
+    if (!MASK(hit)) {                                                                         \
+        continue;                                                                             \
+    }                                                                                         \
+    VEC next = LOAD(VEC, chars + i + 1);                                                      \
+    hit &= IN(VEC, TYPE, next, 0x80, 0xBF);                                                   \
+    if (MASK(hit)) {                                                                          \
+        VEC two_more = IN(VEC, TYPE, here, TWO_MORE_LATIN_LO, TWO_MORE_LATIN_HI);             \
+        VEC after = LOAD(VEC, chars + i + 2);                                                 \
+        hit &= ~two_more | IN(VEC, TYPE, after, 0x80, 0xBF);                                  \
+    }
+
+SCANNER(wide2_16, , Py_UCS2, u16x8, MASK16, WIDE_BLOCK)
+SCANNER(wide4_16, , Py_UCS4, u32x4, MASK16, WIDE_BLOCK)
+SCANNER(narrow_16, , uint8_t, u8x16, MASK16, NARROW_BLOCK)
+static scanner scan_narrow = narrow_16, scan_wide2 = wide2_16, scan_wide4 = wide4_16;
+
+#if defined(__x86_64__) && !defined(_MSC_VER)
+/* AVX2, when the CPU has it: blocks of 32 bytes. */
+#define HAVE_AVX2_SCANNERS 1
+#include <immintrin.h>
+typedef uint8_t u8x32 __attribute__((vector_size(32)));
+typedef uint16_t u16x16 __attribute__((vector_size(32)));
+#define MASK32(v) ((uint32_t)_mm256_movemask_epi8((__m256i)(v)))
+#define AVX2 __attribute__((target("avx2")))
+SCANNER(wide2_32, AVX2, Py_UCS2, u16x16, MASK32, WIDE_BLOCK)
+SCANNER(narrow_32, AVX2, uint8_t, u8x32, MASK32, NARROW_BLOCK)
 #endif
+#define CTZ(x) ((unsigned)__builtin_ctz(x))
+#else /* no vector types: the exact test reads every character */
+static uint32_t
+no_blocks(const void *data, Py_ssize_t n, Py_ssize_t *at)
+{
+    (void)data;
+    (void)n;
+    (void)at;
+    return 0;
+}
+static scanner scan_narrow = no_blocks, scan_wide2 = no_blocks, scan_wide4 = no_blocks;
+#define CTZ(x) 0u /* (never called: no block is ever found) */
+#endif
+
+/* Use the AVX2 scanners (when built with them and the CPU has AVX2) or the 16-byte ones;
+ * returns whether the AVX2 ones are in use. */
+static int
+choose_scanners(int avx2)
+{
+#ifdef HAVE_AVX2_SCANNERS
+    __builtin_cpu_init();
+    if (avx2 && __builtin_cpu_supports("avx2")) {
+        scan_narrow = narrow_32;
+        scan_wide2 = wide2_32;
+        return 1;
+    }
+    scan_narrow = narrow_16;
+    scan_wide2 = wide2_16;
+#else
+    (void)avx2;
+#endif
+    return 0;
+}
 
 /* 1 if the text is clean, 0 if it needs the exact inspection. */
 static int
@@ -191,20 +341,24 @@ text_clean(PyObject *text)
     }
     const void *data = PyUnicode_DATA(text);
     const int kind = PyUnicode_KIND(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
-    switch (kind) {
-    case PyUnicode_1BYTE_KIND: /* (no U+FFFD can be here) */
-        BLOCKS(Py_UCS1, u8x16, 0);
-        EXACT(i, n);
-        break;
-    case PyUnicode_2BYTE_KIND:
-        BLOCKS(Py_UCS2, u16x8, 1);
-        EXACT(i, n);
-        break;
-    default:
-        BLOCKS(Py_UCS4, u32x4, 1);
-        EXACT(i, n);
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    scanner scan = kind == PyUnicode_1BYTE_KIND   ? scan_narrow
+                   : kind == PyUnicode_2BYTE_KIND ? scan_wide2
+                                                  : scan_wide4;
+    Py_ssize_t i = 0;
+    uint32_t bits;
+    while ((bits = scan(data, n, &i)) != 0) {
+        Py_ssize_t at = i; /* the block's start; each lane with its bits set needs the test */
+        while (bits) {
+            unsigned lane = CTZ(bits) / (unsigned)kind;
+            bits &= ~(((1u << kind) - 1) << (lane * (unsigned)kind));
+            i = at + lane + 1; /* (the next scan starts after the last lane tested) */
+            if (suspect_at(kind, data, n, at + lane)) {
+                return closer_look(text, kind, data, n);
+            }
+        }
     }
+    EXACT(i, n);
     return 1;
 }
 
@@ -315,13 +469,11 @@ mark(PyObject *chars, unsigned char *table, unsigned char bit)
             return -1;
         }
         table[c] |= bit;
-        Py_UCS4 *lo = table == leads ? &lead_lo : &cont_lo;
-        Py_UCS4 *hi = table == leads ? &lead_hi : &cont_hi;
-        if (c < *lo) {
-            *lo = c;
+        if (table == leads && c < lead_lo) {
+            lead_lo = c;
         }
-        if (c > *hi) {
-            *hi = c;
+        if (table == leads && c > lead_hi) {
+            lead_hi = c;
         }
     }
     return 0;
@@ -351,6 +503,27 @@ announce(PyObject *lead_chars, PyObject *lengths, int m)
     return 0;
 }
 
+/* Whether every configured character keeps to the block filter's ranges (see WIDE_BLOCKS). */
+static int
+within_block_ranges(void)
+{
+    for (Py_UCS4 c = 0; c < BMP; c++) {
+        /* (up to U+00FF, the 1-byte scanner wants leads in [LEAD_LATIN_LO, TWO_MORE_LATIN_HI]) */
+        int latin = c >= LEAD_LATIN_LO && c <= LEAD_LATIN_HI &&
+                    (c > 0xFF || c <= TWO_MORE_LATIN_HI);
+        int cyrillic = c >= LEAD_CYR_LO && c <= LEAD_CYR_HI;
+        int two_more = (c >= TWO_MORE_LATIN_LO && c <= TWO_MORE_LATIN_HI) ||
+                       (c >= TWO_MORE_CYR_LO && c <= TWO_MORE_CYR_HI);
+        if (leads[c] && (!(latin || cyrillic) || (two_more && announced[c] < 2))) {
+            return 0;
+        }
+        if (continuations[c] && !in_continuation_ranges(c)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static PyObject *
 configure(PyObject *module, PyObject *misreadings)
 {
@@ -370,8 +543,8 @@ configure(PyObject *module, PyObject *misreadings)
     memset(announced, 0, sizeof(announced));
     memset(announced_in, 0, sizeof(announced_in));
     misreading_count = 0;
-    lead_lo = cont_lo = BMP;
-    lead_hi = cont_hi = 0;
+    lead_lo = BMP;
+    lead_hi = 0;
     configured = 0;
     for (Py_ssize_t m = 0; m < count; m++) {
         PyObject *triple = PySequence_Fast_GET_ITEM(sequence, m);
@@ -390,11 +563,23 @@ configure(PyObject *module, PyObject *misreadings)
     if (lead_hi < lead_lo) { /* no characters: an empty range at U+FFFF (never a lead) */
         lead_lo = lead_hi = BMP - 1;
     }
-    if (cont_hi < cont_lo) {
-        cont_lo = cont_hi = BMP - 1;
+    if (!within_block_ranges()) {
+        PyErr_SetString(PyExc_ValueError, "a character is outside the block filter's ranges");
+        return NULL;
     }
     configured = 1;
     Py_RETURN_NONE;
+}
+
+static PyObject *
+use_avx2(PyObject *module, PyObject *flag)
+{
+    (void)module;
+    int wanted = PyObject_IsTrue(flag);
+    if (wanted < 0) {
+        return NULL;
+    }
+    return PyBool_FromLong(choose_scanners(wanted));
 }
 
 static PyMethodDef methods[] = {
@@ -406,6 +591,9 @@ static PyMethodDef methods[] = {
     {"count_stretches", (PyCFunction)(void (*)(void))count_stretches, METH_FASTCALL,
      "count_stretches(text, misreading): how many of the misreading's lead characters are\n"
      "followed by one of its continuation characters."},
+    {"use_avx2", use_avx2, METH_O,
+     "use_avx2(flag): scan 32-byte blocks with AVX2 when flag is true and the CPU has it, else\n"
+     "16-byte blocks; returns whether AVX2 is in use (for tests: both give the same verdicts)."},
     {"configure", configure, METH_O,
      "Set the misreadings: a sequence of (lead characters, continuation characters, the\n"
      "UTF-8 length each lead character announces, as digits)."},
@@ -423,5 +611,6 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__text_speedups(void)
 {
+    choose_scanners(1);
     return PyModule_Create(&module);
 }

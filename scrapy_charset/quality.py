@@ -230,6 +230,15 @@ def _text_clean_python(text: str) -> bool:
     return "\ufffd" not in text and not may_have_mojibake(text)
 
 
+def _compiled_configuration() -> list[tuple[str, str, str]]:
+    """What _text_speedups.configure takes: each misreading's lead and continuation characters
+    and the UTF-8 length each lead announces."""
+    return [
+        (m.lead_chars, m.continuation_chars, "".join(str(m.lengths[c]) for c in m.lead_chars))
+        for m in _MISREADINGS
+    ]
+
+
 _isascii = str.isascii  # unbound: TypeError for anything but text, and no subclass override
 
 # dict_values_clean(item, keys=None): whether every value of a dict is text with no U+FFFD
@@ -250,12 +259,7 @@ except ImportError:  # built without a C compiler
     text_clean = _text_clean_python
     count_stretches = _count_stretches_python
 else:
-    _text_speedups.configure(
-        [
-            (m.lead_chars, m.continuation_chars, "".join(str(m.lengths[c]) for c in m.lead_chars))
-            for m in _MISREADINGS
-        ]
-    )
+    _text_speedups.configure(_compiled_configuration())
     dict_values_clean = _text_speedups.dict_values_clean
     text_clean = _text_speedups.text_clean
     count_stretches = _text_speedups.count_stretches

@@ -149,3 +149,97 @@ def test_genuine_ukrainian_is_clean_without_the_exact_checks() -> None:
     assert _text_speedups is not None and _text_speedups.text_clean(text)
     garbled = text.encode().decode("cp1251")
     assert not _text_speedups.text_clean(garbled) and quality.count_mojibake(garbled) > 0
+
+
+@pytest.fixture(params=[True, False], ids=["avx2", "16-byte"])
+def scanner(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """Both block scanners (AVX2 where the CPU has it, and SSE2/NEON's 16-byte blocks)."""
+    assert _text_speedups is not None
+    _text_speedups.use_avx2(request.param)
+    yield request.param
+    _text_speedups.use_avx2(True)
+
+
+def _complete_sequences() -> list[str]:
+    """For every misreading, every lead character followed by as many continuation characters
+    as it announces (cycling through them): every kind of stretch the exact checks repair."""
+    sequences = []
+    for misreading in quality._MISREADINGS:
+        conts = misreading.continuation_chars
+        k = 0
+        for lead in misreading.lead_chars:
+            for _ in range(len(conts) // 4):
+                length = misreading.lengths[lead]
+                tail = "".join(conts[(k + j * 7) % len(conts)] for j in range(length - 1))
+                sequences.append(lead + tail)
+                k += 1
+    return sequences
+
+
+@needs_compiled
+def test_every_stretch_the_detector_flags_is_a_candidate_at_every_block_offset(scanner) -> None:  # type: ignore[no-untyped-def]
+    """The pre-screen is a superset of the detector: each complete stretch of each misreading,
+    twice in a row (a mis-decoded word), anywhere in 1-, 2- and 4-byte strings and across the
+    16- and 32-byte block boundaries, is never called clean where count_mojibake finds it."""
+    assert _text_speedups is not None
+    flagged = 0
+    sequences = _complete_sequences()
+    for index, sequence in enumerate(sequences):
+        offset = index % 37
+        contexts = [("a" * offset, " b"), ("東" + "a" * offset, "a"), ("\U0001f600" * offset, "é")]
+        for before, after in contexts:
+            text = before + sequence * 2 + after
+            if quality.count_mojibake(text) > 0:
+                flagged += 1
+                assert not _text_speedups.text_clean(text), (scanner, text)
+                assert quality.dict_values_clean({"f": text}) == 0
+    assert flagged > 2 * len(sequences)  # (most of the sweep's texts are flagged ones)
+
+
+_UKRAINIAN_PIECES = [
+    "Він", "Рік", "Сёння", "Ї", "і", "є", "ґ", "ў", "н", "а", "п’є", " ", "—", "«", "»", "Ві",
+    "ВІ", "Ð¿", "РџСЂ", "Ñ‚", "Ã©", "â€™", "Ä…", "\ufffd", "東", "\U0001f600", "x",
+]  # fmt: skip
+
+
+@needs_compiled
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_UKRAINIAN_PIECES + _PIECES), max_size=40).map("".join))
+def test_whatever_the_detector_flags_the_pre_screen_flags(text: str) -> None:
+    """Whenever count_mojibake finds mojibake or the text holds U+FFFD, neither scanner calls
+    the text clean (and a clean verdict means the exact checks find nothing)."""
+    assert _text_speedups is not None
+    damaged = "\ufffd" in text or quality.count_mojibake(text) > 0
+    for avx2 in (True, False):
+        _text_speedups.use_avx2(avx2)
+        try:
+            assert not (damaged and _text_speedups.text_clean(text)), (avx2, text)
+        finally:
+            _text_speedups.use_avx2(True)
+
+
+@needs_compiled
+def test_genuine_ukrainian_and_belarusian_are_clean(scanner) -> None:  # type: ignore[no-untyped-def]
+    """Capitalised words (Він, Рік, Сёння) are no candidates: such text is clean at once."""
+    from tests.support.mojibake_corpus import GENUINE
+
+    assert _text_speedups is not None
+    for text in GENUINE["uk"] + GENUINE["be"]:
+        for padded in (text, "東" + text * 5):
+            assert _text_speedups.text_clean(padded), padded
+            garbled = padded.encode().decode("cp1251", "replace")
+            assert not _text_speedups.text_clean(garbled)
+
+
+@needs_compiled
+def test_configure_refuses_characters_outside_the_block_ranges() -> None:
+    """The block scanner's ranges are fixed; a misreading with a lead or continuation
+    character outside them is refused, not silently missed."""
+    assert _text_speedups is not None
+    try:
+        for bad in [("Ω", "\u0080", "2"), ("Â", "Ω", "2"), ("à", "\u0080", "2")]:
+            with pytest.raises(ValueError):
+                _text_speedups.configure([bad])
+    finally:
+        _text_speedups.configure(quality._compiled_configuration())
+    assert _text_speedups.text_clean("Він") and not _text_speedups.text_clean("Ã©Ã©")
