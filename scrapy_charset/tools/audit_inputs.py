@@ -285,7 +285,8 @@ def decode_content_encoding(
         except TooLarge:
             raise
         except (OSError, EOFError, zlib.error, ValueError) as exc:
-            raise ValueError(f"corrupt {coding} body: {describe_error(exc)}") from exc
+            detail = str(exc) if isinstance(exc, zlib.error) else describe_error(exc)
+            raise ValueError(f"corrupt {coding} body: {detail}") from exc
     return body
 
 
@@ -508,7 +509,10 @@ def _QuietIterator(base: type) -> type:  # noqa: N802 - a class
 def read_warc(path: Path | str, skip_non_html: bool = True, limit: int = 0) -> Iterator[Page]:
     """Every HTTP ``response`` record of a WARC (or ARC) file, gzip'd or plain.
 
-    A record cut short or a file that stops parsing yields one error page and ends the file.
+    A record cut short or a file that stops parsing yields one error page (its origin
+    ``file#N`` names the record, the message says what is wrong in plain words) and ends the
+    file; bytes between two records that belong to neither yield an error page and reading
+    goes on.
     """
     origin = str(path)
     _clean_warcio_warnings()
@@ -526,10 +530,11 @@ def read_warc(path: Path | str, skip_non_html: bool = True, limit: int = 0) -> I
         return
     with stream:
         number = end = 0
+        at = 1  # the record being read when reading fails
         try:
             records = _QuietIterator(ArchiveIterator)(stream, arc2warc=True)
             for record in records:
-                number += 1
+                number = at = number + 1
                 page = None
                 declared = record.rec_headers.get_header("Content-Length")
                 if declared is None or not declared.strip().isdigit():
@@ -538,10 +543,13 @@ def read_warc(path: Path | str, skip_non_html: bool = True, limit: int = 0) -> I
                     yield failed(
                         KIND_WARC,
                         f"{origin}#{number}",
-                        "truncated or not a WARC record: no Content-Length in its headers",
+                        ("not a WARC or ARC file, or a damaged first record" if number == 1
+                         else "truncated or corrupt WARC record") + ": no Content-Length in its"
+                        " headers",
                         record.rec_headers.get_header("WARC-Target-URI"),
                     )
                     return
+                untyped = not record.rec_type  # a record whose type is lost is not skipped quietly
                 if record.rec_type == "response" and record.http_headers is not None:
                     page = _warc_response_page(record, f"{origin}#{number}", skip_non_html, limit)
                     if page.error is not None and page.error.startswith("truncated"):
@@ -557,24 +565,66 @@ def read_warc(path: Path | str, skip_non_html: bool = True, limit: int = 0) -> I
                     )
                     return
                 # Read after the content: asking earlier would skip the record's content.
+                stray = records.err_count
                 end = records.get_record_offset() + records.get_record_length()
                 if page is not None:
                     yield page
+                if untyped:
+                    yield failed(
+                        KIND_WARC,
+                        f"{origin}#{number}",
+                        "corrupt WARC record: no WARC-Type in its headers (a damaged header"
+                        " line); the record is skipped, reading went on",
+                        record.rec_headers.get_header("WARC-Target-URI"),
+                    )
+                if records.err_count != stray:
+                    yield failed(
+                        KIND_WARC,
+                        f"{origin}#{number}",
+                        f"corrupt WARC: bytes after record {number} that belong to no record (a"
+                        " wrong Content-Length, or damage between records); reading went on",
+                        record.rec_headers.get_header("WARC-Target-URI"),
+                    )
+                at = number + 1
             tail = _unparsed_tail(stream, end)
         except Exception as exc:  # noqa: BLE001 - any parse failure is reported, never raised
-            yield failed(
-                KIND_WARC,
-                f"{origin}#{number}",
-                f"unreadable WARC at record {number}: {describe_error(exc)}",
-            )
+            yield failed(KIND_WARC, f"{origin}#{at}", warc_failure(exc, at, end))
             return
     if tail:
         # warcio stops quietly at a record cut short in its headers or gzip member.
         yield failed(
             KIND_WARC,
             f"{origin}#{number + 1}",
-            f"truncated record after record {number}: {tail} bytes could not be parsed",
+            f"truncated WARC: record {number + 1} is cut short ({tail} bytes that do not parse)",
         )
+
+
+def warc_failure(exc: BaseException, at: int, offset: int) -> str:
+    """What went wrong, in plain words, when reading a WARC stopped at record ``at`` (which
+    starts at about ``offset`` in the file): whatever the WARC reader raised (an
+    ``AttributeError`` on a record cut inside its headers is as likely as its own errors)."""
+    where = f"record {at} (byte {offset})" if at > 1 else "record 1"
+    text = str(exc)
+    name = type(exc).__name__
+    if isinstance(exc, (zlib.error, EOFError)) or name == "BadGzipFile" or "gzip" in text.lower():
+        if "recompress" in text:  # warcio: several records in one gzip member
+            return (f"unsupported WARC at {where}: gzip'd as one stream, not one gzip member per"
+                    " record (fix it with: warcio recompress IN OUT)")
+        return f"corrupt gzip data in {where}: {clean_message(text, 80) or name}"
+    if name == "ArchiveLoadFailed" and "first line" in text:
+        line = text.partition("first line:")[2].strip()  # a list's repr: ['WARC/1.0']
+        line = line.removeprefix("[").removesuffix("]").strip("'\"")
+        if line.startswith("\\x1f\\x8b"):  # gzip's magic number, left compressed
+            return f"corrupt gzip data in {where}: it does not inflate"
+        line = clean_message(line, 24)
+        if at == 1:
+            return f"not a WARC or ARC file: it does not start with a record header ({line})"
+        return (f"corrupt WARC: {where} does not start with a record header ({line}): a wrong"
+                " Content-Length in the record before, or damaged bytes")
+    if name in ("ArchiveLoadFailed", "StatusAndHeadersParserException", "ChunkedDataException"):
+        return f"corrupt WARC at {where}: {clean_message(text, 80)}"
+    return (f"truncated or corrupt WARC: the headers of {where} are cut short or malformed"
+            f" (the WARC reader failed with {name})")
 
 
 def _missing_bytes(record: Any) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import random
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from scrapy_charset.tools.audit_inputs import read_warc
+from scrapy_charset.tools.audit_inputs import Page, read_warc
 from tests.tools.test_audit_pages import MIX, MixPage, assert_mix_summary, run_audit
 
 
@@ -114,6 +115,136 @@ def test_every_cut_of_a_warc_is_reported_or_complete(tmp_path: Path) -> None:
         assert len(bad) == (0 if between else 1), cut
 
 
+# -- corrupt WARCs: one class of damage at a time -------------------------------------------
+
+# How every message about a damaged WARC begins: plain words, never a Python error's text.
+CLEAR = ("truncated", "corrupt", "not a WARC or ARC file", "unsupported")
+
+
+def _split(data: bytes) -> list[bytes]:
+    """A plain WARC's records, each with the blank lines that close it (the MIX's bodies never
+    hold a blank line followed by a WARC/ line)."""
+    starts = [0] + [i + 4 for i in range(len(data)) if data.startswith(b"\r\n\r\nWARC/", i)]
+    return [data[a:b] for a, b in zip(starts, [*starts[1:], len(data)], strict=True)]
+
+
+def _gzip_each(records: list[bytes]) -> bytes:
+    """A .warc.gz as WARC writers make it: each record its own gzip member."""
+    return b"".join(gzip.compress(record) for record in records)
+
+
+def _with_length(record: bytes, change: int) -> bytes:
+    head, sep, rest = record.partition(b"Content-Length: ")
+    digits, newline, tail = rest.partition(b"\r\n")
+    return head + sep + str(int(digits) + change).encode() + newline + tail
+
+
+RESPONSE = 2  # the index of a response record (plain body) in the mix WARC (warcinfo, request, ...)
+
+
+def _corruptions(whole: bytes) -> dict[str, bytes]:
+    """Damaged copies of the mix WARC (plain), by class: bad headers, wrong record lengths,
+    random bytes."""
+    records = _split(whole)
+    assert b"WARC-Type: response" in records[RESPONSE]
+    rng = random.Random(16)
+
+    def replace(old: bytes, new: bytes, number: int = RESPONSE) -> bytes:
+        changed = list(records)
+        assert old in changed[number]
+        changed[number] = changed[number].replace(old, new, 1)
+        return b"".join(changed)
+
+    middle = len(b"".join(records[:RESPONSE]))
+    damaged = {
+        "bad version line": replace(b"WARC/1.0\r\n", b"\x00\xffRC/1.0\r\n"),
+        "no version line": replace(b"WARC/1.0\r\n", b""),
+        "header line without colon": replace(b"WARC-Type: response", b"WARC-Type response"),
+        "no target URI": replace(b"WARC-Target-URI: ", b"X-Gone: "),
+        "length not a number": replace(b"Content-Length: ", b"Content-Length: x"),
+        "length negative": replace(b"Content-Length: ", b"Content-Length: -"),
+        "no blank line after the headers": replace(b"\r\n\r\nHTTP/1.1", b"\r\nHTTP/1.1"),
+        "random bytes": rng.randbytes(3000),
+        "random bytes after a WARC line": b"WARC/1.0\r\n" + rng.randbytes(3000),
+        "random bytes over a record's start": (
+            whole[:middle] + rng.randbytes(500) + whole[middle + 500:]
+        ),
+        "random bytes between records": whole[:middle] + rng.randbytes(700) + whole[middle:],
+    }
+    # (A length that takes in or leaves out only line ends, up to four bytes too long or a
+    # body's last newline short, cannot be told from a right one without digests.)
+    for change in (-300, -7, -3, 7, 300):
+        for number in (RESPONSE, len(records) - 1):
+            changed = list(records)
+            changed[number] = _with_length(changed[number], change)
+            damaged[f"length {change:+} in record {number + 1}"] = b"".join(changed)
+    return damaged
+
+
+def _assert_clear(pages: list[Page], label: str) -> None:
+    errors = [str(page.error) for page in pages if page.error is not None]
+    assert errors, f"{label}: damage not reported"
+    for error in errors:
+        assert error.startswith(CLEAR), f"{label}: {error}"
+        assert "NoneType" not in error and "has no attribute" not in error, f"{label}: {error}"
+        assert error.isprintable() and len(error) <= 200, f"{label}: {error}"
+    known = {page.url for page in MIX}
+    assert all(page.url in known for page in pages if page.error is None), label
+
+
+def test_every_class_of_warc_damage_gets_a_clear_error(tmp_path: Path) -> None:
+    whole = write_mix_warc(tmp_path / "whole.warc", gzipped=False)
+    damaged = _corruptions(whole)
+    path = tmp_path / "damaged.warc"
+    for label, data in damaged.items():
+        path.write_bytes(data)
+        _assert_clear(list(read_warc(path)), label)
+    # The same damage in a gzip'd WARC (one member per record), and damage to gzip itself.
+    gzipped = {f"gzip, {label}": _gzip_each(_split(data))
+               for label, data in damaged.items() if not label.startswith("random")}
+    members = [gzip.compress(record) for record in _split(whole)]
+    start = len(b"".join(members[:RESPONSE]))
+    whole_gz = b"".join(members)
+    gzipped["gzip magic number, then random bytes"] = b"\x1f\x8b\x08\x00" + (
+        random.Random(5).randbytes(2000)
+    )
+    gzipped["several records in one gzip member"] = gzip.compress(whole)
+    # (A cut in the member's last 8 bytes, its checksum and length, loses no content.)
+    for cut in range(1, len(members[RESPONSE]) - 8, 23):
+        gzipped[f"gzip member cut at {cut}"] = whole_gz[: start + cut]
+    for flip in range(10, len(members[RESPONSE]), 29):  # deflate data, checksum or length
+        data = bytearray(whole_gz)
+        data[start + flip] ^= 0x10
+        gzipped[f"bit flipped at {flip} in a gzip member"] = bytes(data)
+    path = tmp_path / "damaged.warc.gz"
+    for label, data in gzipped.items():
+        path.write_bytes(data)
+        _assert_clear(list(read_warc(path)), label)
+
+
+def test_damaged_warcs_give_a_failing_status_and_no_traceback(tmp_path: Path) -> None:
+    whole = write_mix_warc(tmp_path / "whole.warc", gzipped=False)
+    damaged = _corruptions(whole)
+    folder = tmp_path / "in"
+    folder.mkdir()
+    labels = ("no target URI", f"length +7 in record {RESPONSE + 1}", "random bytes")
+    for number, label in enumerate(labels):
+        (folder / f"{number}.warc").write_bytes(damaged[label])
+    (folder / "3.warc.gz").write_bytes(gzip.compress(whole)[:-100])
+    strict = run_audit(str(folder), "--format", "jsonl", "--fail-on-error")
+    assert strict.status == 3
+    assert "could not be audited" in strict.err
+    failed_files = {str(row["origin"]).rsplit("/", 1)[-1].split("#")[0]
+                    for row in strict.pages() if row["error"]}
+    assert failed_files == {"0.warc", "1.warc", "2.warc", "3.warc.gz"}
+    table = run_audit(str(folder))
+    assert table.status == 0  # some pages were audited; errors are listed under the table
+    assert "input(s) could not be audited" in table.out
+    assert "Traceback" not in table.out + table.err
+    alone = run_audit(str(folder / "2.warc"))
+    assert alone.status == 3 and "no page could be audited" in alone.err
+
+
 def test_unreadable_and_unsupported_inputs(tmp_path: Path) -> None:
     not_warc = tmp_path / "notes.warc"
     not_warc.write_bytes(b"this is not a WARC file at all\n" * 10)
@@ -136,7 +267,7 @@ def test_unreadable_and_unsupported_inputs(tmp_path: Path) -> None:
     errors = {Path(str(row["origin"]).split("#")[0]).name: str(row["error"])
               for row in result.pages()}
     assert set(errors) == {"notes.warc", "missing.warc.gz", "odd.warc"}
-    assert "not a WARC record" in errors["notes.warc"]
+    assert errors["notes.warc"].startswith("not a WARC or ARC file")
     assert "cannot read file" in errors["missing.warc.gz"]
     assert "unsupported Content-Encoding 'compress'" in errors["odd.warc"]
     assert "no page could be audited" in result.err
