@@ -20,12 +20,14 @@ import logging
 import re
 import sys
 import warnings
+from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
+from scrapy.statscollectors import StatsCollector
 from w3lib.encoding import (
     html_body_declared_encoding,
     http_content_type_encoding,
@@ -55,7 +57,7 @@ from .response import (
     DetectorGuard,
     codec_name,
     explicit_codec,
-    explicit_encoding,
+    explicit_label,
     take_over,
 )
 from .settings import read_settings
@@ -97,7 +99,7 @@ class CharsetMiddleware:
             raise NotConfigured
         self.crawler = crawler
         self.stats = crawler.stats
-        self._inc = crawler.stats.inc_value  # bound once: every response counts
+        self._inc = stats_counter(crawler.stats)  # made once: every response counts
         # Sniffing treats a failing detector as one without an answer; the guard keeps the
         # failure so that it is handled here like any internal error.
         self._guard = DetectorGuard(config.detector) if config.detector is not None else None
@@ -150,20 +152,23 @@ class CharsetMiddleware:
         try:
             # User values (meta keys, the spider's attribute) are read in here too: one whose
             # truth value raises (a numpy array) must not cost the response.
-            reason = self._skip_reason(request, response)
+            label = _given_encoding(response)
+            reason = self._skip_reason(request, response, label)
             if reason is not None:
                 self._skip(request, reason)
                 return response
-            return self._take_over(request, response, *target)
+            return self._take_over(request, response, label, *target)
         except Exception as exc:  # never lose a response to an internal error
             self._record_error(exc, response)
             request.meta.pop(META_DECISION, None)
             return response
 
-    def _skip_reason(self, request: Request, response: Response) -> str | None:
-        if _truth(request.meta.get(META_OPT_OUT)):
+    def _skip_reason(self, request: Request, response: Response, label: Any) -> str | None:
+        opt_out = request.meta.get(META_OPT_OUT)
+        if opt_out is not None and _truth(opt_out):
             return "dont_charset"
-        if not _truth(_spider_enabled(self._spider)):
+        enabled = _spider_enabled(self._spider)
+        if enabled is not True and not _truth(enabled):
             return "spider"
         if request.method == "HEAD":
             return "head"
@@ -173,12 +178,7 @@ class CharsetMiddleware:
             return "redirect"
         if not response.body:
             return "empty"
-        label = getattr(response, "_encoding", None)
-        if (
-            label is not None
-            and explicit_codec(label) is not None
-            and not _pinned_by_cache(response, label)
-        ):
+        if label is not None and explicit_codec(label) is not None:
             # Encoded with a Python codec the Encoding Standard lacks: stock Scrapy's text.
             return "explicit_codec"
         return None
@@ -187,18 +187,19 @@ class CharsetMiddleware:
         # A decision copied from an earlier request (e.g. through a redirect) must not stay.
         if META_DECISION in request.meta:
             del request.meta[META_DECISION]
-        self.stats.inc_value(f"charset/skipped/{reason}")
+        self._inc(f"charset/skipped/{reason}")
 
     def _take_over(
         self,
         request: Request,
         response: Response,
+        label: Any,
         target: type[TextResponse],
         decoding: BrowserDecoding,
     ) -> Response:
         decoding = self._forced_by_meta(request, decoding)
         body, headers = response.body, response.headers
-        explicit = self._explicit(response)
+        explicit = self._explicit(response, label)
         guard = self._guard
         if guard is not None:
             guard.failure = None
@@ -226,15 +227,15 @@ class CharsetMiddleware:
         request.meta[META_DECISION] = decision.as_record()  # last: nothing can fail after it
         return new
 
-    def _explicit(self, response: Response) -> tuple[Encoding, str] | None:
-        """The encoding given to the response by whoever built it (``encoding=``: a
-        browser-rendering middleware or download handler re-encoding the DOM), if it names an
-        encoding of the Encoding Standard (a label or a Python codec name for one)."""
-        label = getattr(response, "_encoding", None)
-        if label is None or _pinned_by_cache(response, label):
+    def _explicit(self, response: Response, label: Any) -> tuple[Encoding, str] | None:
+        """The encoding given to the response by whoever built it (``label``, from
+        :func:`_given_encoding`: a browser-rendering middleware or download handler
+        re-encoding the DOM), if it names an encoding of the Encoding Standard (a label or a
+        Python codec name for one)."""
+        if label is None:
             return None
-        encoding = explicit_encoding(label)
-        if encoding is None:
+        explicit = explicit_label(label)
+        if explicit is None:
             self._ignore(
                 "charset/explicit/unknown",
                 "Ignoring encoding=%r given to the response for %s: it names no text codec,"
@@ -243,8 +244,8 @@ class CharsetMiddleware:
                 response.url,
             )
             return None
-        self.stats.inc_value("charset/explicit")
-        return encoding, str(label)
+        self._inc("charset/explicit")
+        return explicit
 
     def _forced_by_meta(self, request: Request, decoding: BrowserDecoding) -> BrowserDecoding:
         label = request.meta.get(META_FORCE)
@@ -296,7 +297,7 @@ class CharsetMiddleware:
         # A forced encoding overrules the document on purpose: that is no conflict.
         forced = decision.source.value == "forced"
         if not forced and any(d.encoding != decision.encoding for d in losers):
-            self.stats.inc_value("charset/conflict")
+            self._inc("charset/conflict")
             self._log_once(
                 "conflict",
                 logging.INFO,
@@ -308,11 +309,11 @@ class CharsetMiddleware:
                 ", ".join(f"{d.label!r} ({d.source.value})" for d in losers),
             )
         if len(losers) != len(decision.overridden):
-            self.stats.inc_value("charset/unknown_label")
+            self._inc("charset/unknown_label")
 
     def _record_error(self, exc: Exception, response: Response) -> None:
-        self.stats.inc_value("charset/error")
-        self.stats.inc_value(f"charset/error/{type(exc).__name__}")
+        self._inc("charset/error")
+        self._inc(f"charset/error/{type(exc).__name__}")
         self._log_once(
             "error",
             logging.ERROR,
@@ -324,7 +325,7 @@ class CharsetMiddleware:
 
     def _ignore(self, stat: str, message: str, *args: Any) -> None:
         """Count a user value that is ignored in ``stat``; warn about the first one."""
-        self.stats.inc_value(stat)
+        self._inc(stat)
         message = f"{message} (further ones are counted in {stat})"
         self._log_once(stat, logging.WARNING, message, *args)
 
@@ -362,6 +363,40 @@ def _truth(value: Any) -> bool:
         ) from exc
 
 
+def _given_encoding(response: Response) -> Any:
+    """The encoding given to the response by whoever built it (``encoding=``), ``None`` for
+    none or for one that is only stock Scrapy's guess stored by its HTTP cache."""
+    label = getattr(response, "_encoding", None)
+    if label is None or _pinned_by_cache(response, label):
+        return None
+    return label
+
+
+def stats_counter(stats: StatsCollector) -> Callable[[str], None]:
+    """``stats.inc_value`` for one key: where it is Scrapy's own ``StatsCollector.inc_value``,
+    the same increment made on the collector's dict directly. Scrapy 2.19's collectors route
+    every attribute read through a ``__getattribute__`` written in Python, which raises and
+    catches an exception per read, and every call through a check for a deprecated argument:
+    about 14,000 instructions per key, more than the rest of the middleware's own work on a
+    response. Any other ``inc_value`` (``DummyStatsCollector``, a collector writing to
+    Redis) is called as it is."""
+    if getattr(type(stats), "inc_value", None) is not StatsCollector.inc_value:
+        return stats.inc_value  # type: ignore[no-any-return]
+    try:
+        store = object.__getattribute__(stats, "_stats")
+    except AttributeError:
+        store = None
+    if not isinstance(store, dict):
+        return stats.inc_value  # type: ignore[no-any-return]
+    read = object.__getattribute__
+
+    def inc(key: str) -> None:
+        values = read(stats, "_stats")  # read each time: set_stats() replaces the dict
+        values[key] = values.setdefault(key, 0) + 1
+
+    return inc
+
+
 def _pinned_by_cache(response: Response, label: Any) -> bool:
     """Whether the encoding of a cached response is only stock Scrapy's own guess, which
     Scrapy 2.19's HTTP cache stores with every response (``to_dict()``): a fresh download of
@@ -394,7 +429,7 @@ def stock_scrapy_codec(
     only for a statistic would cost as much as the decoding itself.
     """
     codec = (
-        read_bom(body)[0]
+        (body[:1] in _BOM_STARTS and read_bom(body)[0])
         or _stock_header_codec(content_type or b"")
         or _stock_body_codec(body)
     )
@@ -406,6 +441,9 @@ def stock_scrapy_codec(
         else:
             return None
     return codec_name(codec)
+
+
+_BOM_STARTS = (b"\xef", b"\xfe", b"\xff", b"\x00")  # the first bytes of w3lib's BOMs
 
 
 def _stock_body_codec(body: bytes) -> str | None:
@@ -441,25 +479,49 @@ def stock_text_differs(
     the text holds U+FFFD: error recovery may differ); for other codecs, unless the body is
     ASCII and both codecs are ASCII-compatible (unknown if the text holds U+FFFD).
     """
-    ours = decision.encoding
     stock = stock_scrapy_codec(body, content_type, valid_utf8=_valid_utf8(text, decision))
     if stock is None:
         return None
+    test, wanted = _comparison(decision.encoding, stock)
+    if test is _SAME or test is _DIFFERENT:
+        return test is _DIFFERENT
+    if test is _BYTES:  # two single-byte tables: exactly when the body holds a byte they differ on
+        return _holds_any(body, wanted)
+    if test is _ASCII_SAME and body.isascii():
+        return False
+    if "\ufffd" in text:
+        return None  # malformed input: the error recovery may or may not differ
+    if test is _SEQUENCES:
+        return any(seq in body for seq in wanted)
+    return True
+
+
+# How _comparison says two codecs' readings of a body differ.
+_SAME, _DIFFERENT, _BYTES, _SEQUENCES = "same", "different", "bytes", "sequences"
+_ASCII_SAME, _OTHER = "ascii", "other"
+
+
+@cache
+def _comparison(ours: Encoding, stock: str) -> tuple[str, Any]:
+    """How stock Scrapy's ``stock`` codec and the standard's decoder for ``ours`` differ,
+    with what the test needs: never (``_SAME``); always, where ``stock`` cannot decode bytes
+    to text at all (``_DIFFERENT``); on the bytes given (two single-byte tables,
+    ``_BYTES``); on the byte sequences given, where the same multi-byte codec is inexact
+    (``_SEQUENCES``); unless the body is ASCII and both are ASCII-compatible
+    (``_ASCII_SAME``); otherwise always (``_OTHER``). With ``_SEQUENCES``, ``_ASCII_SAME`` and
+    ``_OTHER``, a difference hidden by U+FFFD in the text is unknown."""
     if not _decodes_text(stock):
-        return True
+        return _DIFFERENT, None
     ours_table, stock_table = _single_byte_table(ours), _python_table(stock)
     if ours_table is not None and stock_table is not None:
-        return _holds_any(body, _differing_bytes(ours_table, stock_table))
+        return _BYTES, _differing_bytes(ours_table, stock_table)
     if stock == codec_name(_nearest_codec(ours)):
         if ours.python_codec_exact:
-            return False
-        if "\ufffd" in text:
-            return None  # malformed input: the error recovery may or may not differ
-        return any(seq in body for seq in _inexact_sequences(ours))
-    if body.isascii() and _ascii_compatible(stock) and ours in _ASCII_COMPATIBLE:
-        return False
-    # Another codec reads the same bytes differently, unless all of them were errors in both.
-    return None if "\ufffd" in text else True
+            return _SAME, None
+        return _SEQUENCES, _inexact_sequences(ours)
+    if _ascii_compatible(stock) and ours in _ASCII_COMPATIBLE:
+        return _ASCII_SAME, None
+    return _OTHER, None
 
 
 def _valid_utf8(text: str, decision: Decision) -> bool | None:
@@ -545,7 +607,9 @@ def _inexact_sequences(encoding: Encoding) -> tuple[bytes, ...]:
 
 @cache
 def _ascii_compatible(codec: str) -> bool:
-    return bytes(range(128)).decode(codec, "replace") == _ASCII
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unicode_escape warns about "\]"
+        return bytes(range(128)).decode(codec, "replace") == _ASCII
 
 
 _ASCII = "".join(map(chr, range(128)))

@@ -14,6 +14,7 @@ import enum
 import json
 import pickle
 import re
+import types
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -130,6 +131,15 @@ def explicit_encoding(value: object) -> Encoding | None:
     # No one encodes bytes in "replacement": its labels (iso-2022-kr, hz-gb-2312...) name
     # Python codecs the bytes were encoded with (explicit_codec).
     return None if encoding == REPLACEMENT else encoding
+
+
+def explicit_label(label: object) -> tuple[Encoding, str] | None:
+    """The encoding an explicit ``encoding=`` (``label``, ``None`` for none) names, with the
+    label as a string, or ``None`` when it names none."""
+    if label is None:
+        return None
+    encoding = explicit_encoding(label)
+    return None if encoding is None else (encoding, str(label))
 
 
 def explicit_codec(value: object) -> str | None:
@@ -348,7 +358,8 @@ class CharsetResponseMixin:
     text lives in Scrapy's text cache (``_cached_ubody``), the parsed JSON in its JSON cache
     (``_cached_decoded_json``), and the options with the decision (``None`` until decoded) in
     the slot Scrapy caches its inferred encoding in (``_cached_benc``), which these classes
-    never use for that.
+    never use for that. Where the installed Scrapy lacks one of these slots, the classes add
+    it (see :data:`IN_PLACE`).
     """
 
     __slots__ = ()
@@ -407,11 +418,7 @@ class CharsetResponseMixin:
 
     def _explicit(self) -> tuple[Encoding, str] | None:
         """The explicit ``encoding=`` given to this response, when it names an encoding."""
-        label = self._encoding
-        if label is None:
-            return None
-        encoding = explicit_encoding(label)
-        return None if encoding is None else (encoding, str(label))
+        return explicit_label(self._encoding)
 
     def _charset_decode(self) -> None:
         # An explicit encoding= (whoever built the response knows how its bytes are encoded)
@@ -532,6 +539,37 @@ class CharsetResponseMixin:
             return d
 
 
+# The attributes of Scrapy's TextResponse the classes below keep their state in.
+STATE_ATTRIBUTES = (
+    "_cached_benc",
+    "_cached_decoded_json",
+    "_cached_selector",
+    "_cached_ubody",
+    "_encoding",
+)
+
+
+def missing_state_slots(base: type) -> tuple[str, ...] | None:
+    """The :data:`STATE_ATTRIBUTES` that ``base``'s instances have no slot for, or ``None``
+    where they keep their attributes in a ``__dict__`` (as in Scrapy 2.11)."""
+    if base.__dictoffset__:
+        return None
+    return tuple(
+        name
+        for name in STATE_ATTRIBUTES
+        if not isinstance(getattr(base, name, None), types.MemberDescriptorType)
+    )
+
+
+_MISSING_SLOTS = missing_state_slots(TextResponse)
+# Whether take_over() can change a Scrapy response's class in place: Scrapy keeps responses'
+# attributes in slots (2.19), among them every one the classes below keep their state in, so
+# they add none and have the same layout. Otherwise (a __dict__ in Scrapy 2.11, or a Scrapy
+# without one of these slots, to which the classes below add it) the response is copied.
+IN_PLACE = _MISSING_SLOTS == ()
+_OWN_SLOTS = _MISSING_SLOTS or ()
+
+
 def _charset_attributes(base: type[TextResponse]) -> tuple[str, ...]:
     # "encoding" is left out so replace() does not pin the old body's encoding on a new body.
     return tuple(name for name in base.attributes if name != "encoding") + ("charset_options",)
@@ -540,7 +578,7 @@ def _charset_attributes(base: type[TextResponse]) -> tuple[str, ...]:
 class CharsetHtmlResponse(CharsetResponseMixin, HtmlResponse):
     """An :class:`~scrapy.http.HtmlResponse` whose text is the browser's."""
 
-    __slots__ = ()
+    __slots__ = _OWN_SLOTS
     _charset_kind = "html"
 
     attributes: tuple[str, ...] = _charset_attributes(HtmlResponse)
@@ -553,7 +591,7 @@ class CharsetHtmlResponse(CharsetResponseMixin, HtmlResponse):
 class CharsetXmlResponse(CharsetResponseMixin, XmlResponse):
     """An :class:`~scrapy.http.XmlResponse` whose text is the browser's."""
 
-    __slots__ = ()
+    __slots__ = _OWN_SLOTS
     _charset_kind = "xml"
 
     attributes: tuple[str, ...] = _charset_attributes(XmlResponse)
@@ -566,7 +604,7 @@ class CharsetXmlResponse(CharsetResponseMixin, XmlResponse):
 class CharsetTextResponse(CharsetResponseMixin, TextResponse):
     """A plain :class:`~scrapy.http.TextResponse` whose text is the browser's."""
 
-    __slots__ = ()
+    __slots__ = _OWN_SLOTS
     _charset_kind = "text"
 
     attributes: tuple[str, ...] = _charset_attributes(TextResponse)
@@ -590,14 +628,11 @@ def take_over(
     explicit one, or ``None``) as its explicit encoding, and whatever Scrapy had cached
     dropped. ``response`` must be exactly of ``target``'s Scrapy base class.
 
-    Where Scrapy's responses keep their attributes in slots (these classes add none, so the
-    layouts are the same), the object itself is taken over: its class changes, nothing is
-    copied. Older Scrapy versions keep them in a ``__dict__``, which a class with a slotted
-    base first in its bases cannot take over: there a copy is made.
+    Where Scrapy's responses keep their attributes in slots these classes share
+    (:data:`IN_PLACE`), the object itself is taken over: its class changes, nothing is
+    copied. Otherwise a copy is made.
     """
-    try:
-        response.__class__ = target
-    except TypeError:
+    if not IN_PLACE:
         copy = target(
             **{name: getattr(response, name) for name in _COPIED_ATTRIBUTES},
             flags=response.flags,
@@ -607,6 +642,7 @@ def take_over(
         copy.headers = response.headers  # shared, not copied: the old response is dropped
         copy.charset_preset(text, decision)  # type: ignore[attr-defined]
         return copy
+    response.__class__ = target
     response._encoding = encoding  # type: ignore[attr-defined]
     response._charset_init(options, text, decision)  # type: ignore[attr-defined]
     return response

@@ -14,7 +14,6 @@ and, as ``Source.DETECTION``, BOM-less UTF-16 and ISO-2022-JP (Chromium: windows
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
 
 from ..encoding import (
@@ -124,42 +123,53 @@ def _lost(declarations: list[Declaration], winner: Encoding) -> tuple[Declaratio
 
 
 def certain_rules(
-    data: bytes,
-    content_type: object,
-    forced: Encoding | str | None,
-    in_document: Callable[[Encoding, Source], list[Declaration]] | None = None,
+    data: bytes, content_type: object, forced: Encoding | str | None, html: bool = False
 ) -> Decision | list[Declaration]:
     """The rules every browser applies first, for any document: a forced encoding, the BOM,
     then the ``Content-Type`` charset.
 
-    Returns the decision, listing what it overrode (``in_document`` adds the document's own
-    declarations for the winner), or, when none applies, the declarations that named no
-    encoding, for the document type's own rules to go on from.
+    Returns the decision, listing what it overrode (for HTML, also the document's own
+    declarations), or, when none applies, the declarations that named no encoding, for the
+    document type's own rules to go on from.
     """
     losers: list[Declaration] = []
     header = charset_from_content_type(content_type)
-
-    def certain(encoding: Encoding, source: Source, label: str | None) -> Decision:
-        others = list(losers)
-        if header is not None and source is not Source.HEADER:
-            others.append(Declaration(Source.HEADER, *header))
-        if in_document is not None:
-            others.extend(in_document(encoding, source))
-        return _decision(encoding, source, label, _lost(others, encoding), True)
-
     if forced is not None:
         label, encoding = _resolve_forced(forced)
         if encoding is not None:
-            return certain(encoding, Source.FORCED, label)
+            return _certain(data, encoding, Source.FORCED, label, losers, header, html)
         losers.append(Declaration(Source.FORCED, label, None))
     bom = bom_sniff(data)
     if bom is not None:
-        return certain(bom, Source.BOM, None)
+        return _certain(data, bom, Source.BOM, None, losers, header, html)
     if header is not None:
         if header[1] is not None:
-            return certain(header[1], Source.HEADER, header[0])
+            return _certain(data, header[1], Source.HEADER, header[0], losers, None, html)
         losers.append(Declaration(Source.HEADER, *header))
     return losers
+
+
+def _certain(
+    data: bytes,
+    encoding: Encoding,
+    source: Source,
+    label: str | None,
+    losers: list[Declaration],
+    header: tuple[str, Encoding | None] | None,
+    html: bool,
+) -> Decision:
+    """A certain decision and what it overrode: ``losers``, the header's charset when it did
+    not decide, and in HTML the document's declarations that the later rules would have read
+    (only in the first 1,024 bytes: a certain decision never waits for a late ``<meta>``;
+    none after a UTF-16 BOM, which makes the prescan moot)."""
+    others = losers
+    if header is not None:
+        others = [*others, Declaration(Source.HEADER, *header)]
+    if html and not (source is Source.BOM and (encoding is UTF_16LE or encoding is UTF_16BE)):
+        in_document = _document_declarations(data[:PRESCAN_LIMIT])
+        if in_document:
+            others = [*others, *in_document]
+    return _decision(encoding, source, label, _lost(others, encoding) if others else (), True)
 
 
 def sniff(
@@ -196,16 +206,7 @@ def _sniff(
 ) -> tuple[Decision, str | None]:
     """The decision for an HTML (``html``) or plain-text document, and the text when
     sniffing had to decode the body (valid UTF-8)."""
-    head = data[:PRESCAN_LIMIT]
-
-    def in_document(encoding: Encoding, source: Source) -> list[Declaration]:
-        # The later rules did not run; report what they would have said when it differs.
-        if encoding in (UTF_16LE, UTF_16BE) and source is Source.BOM:
-            return []
-        # Only the first 1,024 bytes: a certain decision never waits for a late <meta>.
-        return _document_declarations(head)
-
-    certain = certain_rules(data, content_type, forced, in_document if html else None)
+    certain = certain_rules(data, content_type, forced, html)
     if isinstance(certain, Decision):
         return certain, None
     return _tentative(data, certain, url=url, detector=detector, tld_hint=tld_hint, html=html)

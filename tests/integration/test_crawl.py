@@ -324,3 +324,19 @@ def test_spider_attribute_opts_out_of_a_crawl(site_server: LocalServer) -> None:
         assert item["class"] == "HtmlResponse" and item["text"] == stock_text(page)
     charset_keys = {k: v for k, v in result.stats.items() if k.startswith("charset/")}
     assert charset_keys == {"charset/skipped/spider": len(pages)}
+
+
+def test_crawl_with_the_copying_take_over(site_server: LocalServer) -> None:
+    """Where Scrapy's responses lack the slots the plugin keeps its state in, the import-time
+    check turns the in-place take-over off and responses are copied: the same crawl, the same
+    pages, texts, decisions and stats."""
+    pages = site()
+    result = crawl(
+        site_server,
+        pages,
+        {"DOWNLOADER_MIDDLEWARES": MIDDLEWARE},
+        spider="tests.support.copying_spider:CopyingJobsSpider",
+    )
+    assert {item["in_place"] for item in result.items} == {False}
+    check_pages(result, pages)
+    check_requests_encoded_like_a_browser(site_server)

@@ -19,10 +19,12 @@ from scrapy.core.downloader.middleware import DownloaderMiddlewareManager
 from scrapy.exceptions import NotConfigured, ScrapyDeprecationWarning
 from scrapy.http import FormRequest, HtmlResponse, Response, TextResponse, XmlResponse
 from scrapy.linkextractors import LinkExtractor
+from scrapy.statscollectors import DummyStatsCollector, MemoryStatsCollector
 from scrapy.utils.iterators import xmliter_lxml
 
 from scrapy_charset.encoding import lookup
-from scrapy_charset.integration.middleware import CharsetMiddleware
+from scrapy_charset.integration import response as response_module
+from scrapy_charset.integration.middleware import CharsetMiddleware, stats_counter
 from scrapy_charset.integration.response import CharsetHtmlResponse, CharsetXmlResponse
 from scrapy_charset.sniffing import Source
 from scrapy_charset.sniffing import detect as detect_module
@@ -123,7 +125,7 @@ def test_a_response_read_before_the_middleware_gets_the_browsers_text_and_select
     assert result.encoding == "scrapy-charset-windows-1252"
     assert result.body is body and result.flags == ["charset:header"]
     assert result.charset_decision.source is Source.HEADER
-    if "_cached_benc" in getattr(TextResponse, "__slots__", ()):
+    if response_module.IN_PLACE:
         assert result is response  # nothing copied
     assert crawler.stats.get_value("charset/changed") == 1
 
@@ -663,3 +665,84 @@ def test_explicit_encoding_changed_stat_costs_no_second_decode(
     stock = HtmlResponse("http://example.com/", body=body, encoding=label).text
     assert (result.text != stock) is changed
     assert ("charset/changed" in charset_stats(crawler)) is changed
+
+
+def test_the_in_place_take_over_is_on_exactly_where_scrapy_has_every_slot_it_uses() -> None:
+    class Slotted:
+        __slots__ = response_module.STATE_ATTRIBUTES
+
+    class Lacking:
+        __slots__ = ("_cached_ubody", "_cached_selector", "_cached_decoded_json", "_encoding")
+
+    class WithDict:
+        pass
+
+    missing = response_module.missing_state_slots
+    assert missing(Slotted) == ()
+    assert missing(Lacking) == ("_cached_benc",)
+    assert missing(WithDict) is None
+    # The installed Scrapy: in place where nothing is missing (2.19), copied otherwise (2.11).
+    assert response_module.IN_PLACE is (missing(TextResponse) == ())
+
+
+def test_the_copying_take_over_gives_the_same_response(monkeypatch: pytest.MonkeyPatch) -> None:
+    body = '<meta charset="windows-1251"><p>Привет \x98</p>'.encode("cp1251", "replace")
+    body = body.replace(b"?", b"\x98")
+    results = []
+    for in_place in (True, False):
+        monkeypatch.setattr(response_module, "IN_PLACE", in_place)
+        mw, crawler = middleware()
+        request, response = response_for("http://example.ru/a?b=1", body)
+        response.text  # noqa: B018  # Scrapy's own text and selector cached first
+        response.css("p")
+        result = mw.process_response(request, response)
+        assert (result is response) is in_place
+        assert type(result) is CharsetHtmlResponse
+        assert result.headers is response.headers and result.body is body
+        assert result.request is request and result.url == response.url
+        results.append(
+            (
+                result.text,
+                result.css("p::text").get(),
+                result.charset_decision,
+                result.flags,
+                result.encoding,
+                request.meta["charset_decision"],
+                charset_stats(crawler),
+            )
+        )
+    assert results[0] == results[1]
+    assert results[0][0] == "<meta charset=\"windows-1251\"><p>Привет \x98</p>"
+
+
+def test_the_stats_counter_counts_as_inc_value_does() -> None:
+    _, crawler = middleware()
+    stats = MemoryStatsCollector(crawler)
+    inc = stats_counter(stats)
+    inc("charset/a")
+    inc("charset/a")
+    stats.inc_value("charset/a")
+    assert stats.get_value("charset/a") == 3
+    stats.set_stats({"charset/a": 10})  # a new dict: counted there
+    inc("charset/a")
+    assert stats.get_stats() == {"charset/a": 11}
+    stats.clear_stats()
+    inc("charset/b")
+    assert stats.get_stats() == {"charset/b": 1}
+
+
+def test_the_stats_counter_calls_any_other_inc_value() -> None:
+    _, crawler = middleware()
+    calls = []
+
+    class Recording(MemoryStatsCollector):
+        def inc_value(self, key: str, count: int = 1, start: int = 0, spider: Any = None) -> None:
+            calls.append(key)
+            super().inc_value(key, count, start)
+
+    recording = Recording(crawler)
+    stats_counter(recording)("charset/x")
+    assert calls == ["charset/x"] and recording.get_value("charset/x") == 1
+    dummy = DummyStatsCollector(crawler)
+    stats_counter(dummy)("charset/x")
+    assert dummy.get_stats() == {}
