@@ -18,6 +18,7 @@ import argparse
 import io
 import os
 import pickle
+import random
 import statistics
 import sys
 import tempfile
@@ -49,16 +50,33 @@ KINDS: tuple[tuple[str, str, str | None, str], ...] = (
 TLDS = ("de", "fr", "ru", "jp", "cn", "kr", "gr", "fi")
 
 
+def _words(sentence: str) -> list[str]:
+    """The sentence's words (runs of three characters where the script has no spaces)."""
+    if " " in sentence:
+        return sentence.split()
+    return [sentence[i:i + 3] for i in range(0, len(sentence), 3)]
+
+
 def make_page(index: int) -> tuple[str, bytes, str]:
-    """(url, body, Content-Type) of the index-th page: about PAGE_SIZE bytes."""
+    """(url, body, Content-Type) of the index-th page: about PAGE_SIZE bytes of paragraphs whose
+    words, links and numbers vary as a real page's do (it gzips about 4-5 times, as HTML does,
+    not the hundredfold of one paragraph repeated)."""
     sentence, codec, header, declared = KINDS[index % len(KINDS)]
     label = {"cp1251": "windows-1251", "cp932": "Shift_JIS", "cp949": "EUC-KR"}.get(codec, codec)
     meta = f'<meta charset="{label}">' if declared == "meta" else ""
     head = f"<!DOCTYPE html><html><head>{meta}<title>Page {index}</title></head><body>\n"
-    paragraph = f'<p class="text">{sentence} <a href="/p/{index}">{index}</a></p>\n'
-    size = len(paragraph.encode(codec))
-    body_text = head + paragraph * (PAGE_SIZE // size) + "</body></html>\n"
-    body = body_text.encode(codec)
+    rng = random.Random(index)
+    words = _words(sentence)
+    parts = [head]
+    size = len(head.encode(codec))
+    while size < PAGE_SIZE:
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(8, 30)))
+        link = rng.randrange(10**6)
+        paragraph = (f'<p class="c{rng.randrange(40)}">{text} {rng.randrange(10**5)} '
+                     f'<a href="/{TLDS[link % len(TLDS)]}/{link}">{link % 997}</a></p>\n')
+        parts.append(paragraph)
+        size += len(paragraph.encode(codec))
+    body = ("".join(parts) + "</body></html>\n").encode(codec)
     if declared == "bom":
         body = b"\xef\xbb\xbf" + body
     content_type = f"text/html; charset={header}" if header else "text/html"

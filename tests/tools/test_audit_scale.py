@@ -229,23 +229,28 @@ def test_version_and_scrapy_help_headings() -> None:
                                        "Scale", "Exit Status"])
 
 
-def test_jobs_hand_out_the_biggest_inputs_first_each_warc_alone(tmp_path: Path) -> None:
+def test_jobs_hand_out_warcs_first_biggest_first_each_alone(tmp_path: Path) -> None:
     from scrapy_charset.tools.audit_inputs import UNIT_FILE, UNIT_WARC, Unit
     from scrapy_charset.tools.audit_parallel import plan_tasks
 
     units = []
-    for number in range(40):  # small files, then WARCs of growing size, then more files
+    for number in range(40):  # files (some big), then WARCs of growing size, then one gzip'd
         page = tmp_path / f"p{number}.html"
-        page.write_bytes(b"x" * 100)
+        page.write_bytes(b"x" * (300_000 if number % 7 == 0 else 100))
         units.append(Unit(UNIT_FILE, str(page)))
     for number, size in enumerate((1_000, 50_000, 200_000)):
         warc = tmp_path / f"w{number}.warc"
         warc.write_bytes(b"w" * size)
         units.append(Unit(UNIT_WARC, str(warc)))
     units.append(Unit(UNIT_WARC, "https://example.com/remote.warc.gz"))  # size unknown
+    gzipped = tmp_path / "w.warc.gz"  # 60 KB of gzip: more pages than the 200 KB plain WARC
+    gzipped.write_bytes(b"g" * 60_000)
+    units.append(Unit(UNIT_WARC, str(gzipped)))
     tasks = plan_tasks(units, 2)
     assert sorted(i for task in tasks for i in task) == list(range(len(units)))
-    assert tasks[0] == [43] and tasks[1] == [42] and tasks[2] == [41]  # unknown size counts as big
-    warcs = [task for task in tasks if any(units[i].kind == UNIT_WARC for i in task)]
-    assert all(len(task) == 1 for task in warcs)
+    # Unknown size counts as big; every WARC, even a small one, before any batch of files.
+    assert tasks[:5] == [[43], [44], [42], [41], [40]]
+    assert all(units[i].kind == UNIT_FILE for task in tasks[5:] for i in task)
     assert all(task == sorted(task) for task in tasks)  # small inputs batched in input order
+    sizes = [sum(1 for i in task if i % 7 == 0) for task in tasks[5:]]
+    assert sizes == sorted(sizes, reverse=True)  # the batches holding big files first
