@@ -1,6 +1,11 @@
 """The audit decodes each page as the middleware does under the same settings: a real crawl of
 the bundled demo site with the plugin, and the audit of the same URLs with the same ``-s``
-settings, agree page by page on the decision and on whether stock Scrapy's text differs."""
+settings, agree page by page on the decision and on whether stock Scrapy's text differs.
+
+Every settings variant changes some decisions on the site (asserted), so agreeing proves the
+audit follows the settings. The pages have host names with a country TLD (the TLD hint reads
+it): requests go to the site on 127.0.0.1 as an HTTP proxy (``http_proxy``), which the crawl
+and the audit both honour."""
 
 from __future__ import annotations
 
@@ -11,14 +16,13 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 import scrapy
 from scrapy.http import Headers
 from scrapy.responsetypes import responsetypes
 
-from scrapy_charset.tools.demo_site import PAGES, serve
+from scrapy_charset.tools.demo_site import PAGES, DemoPage, DemoSite, serve
 from tests.support.crawl import REPO, run_crawl
 from tests.tools.test_audit_pages import run_audit
 
@@ -56,13 +60,46 @@ class DecisionSpider(scrapy.Spider):
         }
 
 
+def _undeclared(slug: str, text: str, codec: str) -> DemoPage:
+    body = f"<html><head><title>{slug}</title></head><body><p>{text}</p></body></html>"
+    return DemoPage(slug, "no declaration", "text/html", body.encode(codec), text, codec, "")
+
+
+# Undeclared pages the settings decide differently: chardetng reads this KOI8-R as KOI8-U (the
+# built-in detector: KOI8-R); on .hu the TLD hint reads this Hungarian as ISO-8859-2, the
+# detector alone as windows-1250.
+EXTRA = (
+    _undeclared("koi8", "Съешь же ещё этих мягких французских булок", "koi8-r"),
+    _undeclared("hungarian", "Árvíztűrő tükörfúrógép", "iso-8859-2"),
+)
+SITE_PAGES = (*PAGES, *EXTRA)
+HOSTS = {"hungarian": "hirek.example.hu", "koi8": "novosti.example.ru"}
+
+
+def _url(page: DemoPage) -> str:
+    return f"http://{HOSTS.get(page.slug, 'www.example.com')}{page.path}"
+
+
+URLS = [_url(page) for page in SITE_PAGES]
+
 SETTINGS: list[dict[str, Any]] = [
     {},
     {"CHARSET_DETECTOR": "chardetng"},
+    {"CHARSET_TLD_HINT": False},
     {"CHARSET_DETECTOR": "none", "CHARSET_TLD_HINT": False},
     {"CHARSET_FORCE_ENCODING": "windows-1251"},
     {"CHARSET_RESPONSE_TYPES": "xml"},  # HTML pages are then left to stock Scrapy
 ]
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[DemoSite]:
+    """The site, as the proxy for every http:// URL of this module's crawls and audits."""
+    with serve(SITE_PAGES) as running, pytest.MonkeyPatch.context() as patch:
+        patch.setenv("http_proxy", running.base_url)
+        patch.delenv("no_proxy", raising=False)
+        patch.delenv("NO_PROXY", raising=False)
+        yield running
 
 
 def _audit_records(out: Path) -> dict[str, dict[str, Any]]:
@@ -88,29 +125,29 @@ def _assert_same_verdicts(
 
 
 @pytest.mark.parametrize("settings", SETTINGS, ids=lambda s: ",".join(map(str, s.values())) or "-")
-def test_audit_verdicts_match_the_crawl(settings: dict[str, Any], tmp_path: Path) -> None:
+def test_audit_verdicts_match_the_crawl(
+    settings: dict[str, Any], site: DemoSite, default_decisions: dict[str, Any], tmp_path: Path
+) -> None:
     """Audited as URLs (fetched again) and as the HTTP cache the crawl filled."""
     cache = tmp_path / "httpcache"
-    with serve() as site:
-        urls = [site.url(page) for page in PAGES]
-        crawl = run_crawl(
-            SPIDER,
-            {"DOWNLOADER_MIDDLEWARES": {"scrapy_charset.CharsetMiddleware": 585},
-             "HTTPCACHE_ENABLED": True, "HTTPCACHE_DIR": str(cache),
-             "LOG_LEVEL": "INFO", **settings},
-            {"urls": urls},
-        )
-        out = tmp_path / "audit.jsonl"
-        overrides = [arg for name, value in settings.items() for arg in ("-s", f"{name}={value}")]
-        # A process of its own, as a user runs it (a reactor starts once per process).
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
-        status = subprocess.run(
-            [sys.executable, "-m", "scrapy_charset", "audit", *urls, "--format", "jsonl",
-             "--output", str(out), *overrides],
-            cwd=tmp_path, env=env, capture_output=True, timeout=120,
-        ).returncode
+    crawl = run_crawl(
+        SPIDER,
+        {"DOWNLOADER_MIDDLEWARES": {"scrapy_charset.CharsetMiddleware": 585},
+         "HTTPCACHE_ENABLED": True, "HTTPCACHE_DIR": str(cache),
+         "LOG_LEVEL": "INFO", **settings},
+        {"urls": URLS},
+    )
+    out = tmp_path / "audit.jsonl"
+    overrides = [arg for name, value in settings.items() for arg in ("-s", f"{name}={value}")]
+    # A process of its own, as a user runs it (a reactor starts once per process).
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    status = subprocess.run(
+        [sys.executable, "-m", "scrapy_charset", "audit", *URLS, "--format", "jsonl",
+         "--output", str(out), *overrides],
+        cwd=tmp_path, env=env, capture_output=True, timeout=120,
+    ).returncode
     crawled = {item["url"]: item for item in crawl.items}
-    assert set(crawled) == set(urls)
+    assert set(crawled) == set(URLS)
     _assert_same_verdicts(crawled, _audit_records(out), "URLs")
     # The bytes the crawl stored, audited offline with the same settings.
     cached_out = tmp_path / "cache.jsonl"
@@ -124,29 +161,30 @@ def test_audit_verdicts_match_the_crawl(settings: dict[str, Any], tmp_path: Path
         assert status == 0
         # Stock Scrapy's text differs somewhere, so the comparison is not vacuous.
         assert any(not item["scrapy_same"] for item in crawled.values())
-    # The settings change the decisions the audit has to follow (chardetng reads the one
-    # undeclared page as the built-in detector does).
-    changed = _decisions(crawl.items) != DEFAULT_DECISIONS
-    assert changed == (bool(settings) and settings.get("CHARSET_DETECTOR") != "chardetng")
+    # Every variant changes decisions the audit then has to follow.
+    changed = {url for url, decision in _decisions(crawl.items).items()
+               if decision != default_decisions[url]}
+    assert bool(changed) == bool(settings), changed
+    if settings == {"CHARSET_DETECTOR": "chardetng"}:
+        assert _url(EXTRA[0]) in changed
+    if settings == {"CHARSET_TLD_HINT": False}:
+        assert changed == {_url(EXTRA[1])}  # the one page on a TLD the hint knows
 
 
-# The decisions with the default settings, computed by the middleware itself.
-DEFAULT_DECISIONS: dict[str, tuple[str | None, str | None]] = {}
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _default_decisions() -> None:
-    """The default-settings crawl's decisions, for the settings that must differ from them."""
-    with serve() as site:
-        urls = [site.url(page) for page in PAGES]
-        crawl = run_crawl(
-            SPIDER, {"DOWNLOADER_MIDDLEWARES": {"scrapy_charset.CharsetMiddleware": 585}},
-            {"urls": urls},
-        )
-    DEFAULT_DECISIONS.update(_decisions(crawl.items))
-    assert len(DEFAULT_DECISIONS) == len(PAGES)
+@pytest.fixture(scope="module")
+def default_decisions(site: DemoSite) -> dict[str, tuple[str | None, str | None]]:
+    """The default-settings crawl's decisions, computed by the middleware itself."""
+    crawl = run_crawl(
+        SPIDER, {"DOWNLOADER_MIDDLEWARES": {"scrapy_charset.CharsetMiddleware": 585}},
+        {"urls": URLS},
+    )
+    decisions = _decisions(crawl.items)
+    assert len(decisions) == len(SITE_PAGES)
+    assert decisions[_url(EXTRA[0])] == ("KOI8-R", "detection")
+    assert decisions[_url(EXTRA[1])] == ("ISO-8859-2", "tld")
+    return decisions
 
 
 def _decisions(items: list[dict[str, Any]]) -> dict[str, tuple[str | None, str | None]]:
-    """Per page (the URL's path: each server has its own port), the encoding and the rule."""
-    return {urlsplit(i["url"]).path: (i["encoding"], i["source"]) for i in items}
+    """Per page, the encoding and the rule."""
+    return {i["url"]: (i["encoding"], i["source"]) for i in items}
