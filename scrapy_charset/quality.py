@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterator
 from itertools import filterfalse
 from typing import Any, Literal, NamedTuple
 
+from .encoding.fast import charmap_table
+
 REPLACEMENT_CHARACTER = "\ufffd"
 _UNDECODED: Any = object()
 
@@ -36,15 +38,10 @@ class Mojibake(NamedTuple):
     misread_as: str  # the single-byte encoding the UTF-8 bytes were read with
 
 
-def _byte_to_char_table(codec: str) -> str:
+def _byte_to_char_table(encoding_name: str) -> str:
     """Bytes 0x80-0xFF as a browser's single-byte decoder yields them (byte 0x80 + i at index
-    i); bytes the Python codec leaves undefined map to the C1 control of the same value, as
-    the WHATWG indexes do."""
-    chars = bytes(range(0x80, 0x100)).decode(codec, "surrogateescape")
-    return chars.translate(_ESCAPED_TO_C1)
-
-
-_ESCAPED_TO_C1 = {0xDC00 + byte: byte for byte in range(0x80, 0x100)}
+    i): the Encoding Standard's index, without importing Python's codec modules."""
+    return charmap_table(encoding_name)[0x80:]
 
 
 def _char_class(chars: set[str]) -> str:
@@ -144,10 +141,10 @@ class _Misreading:
         return _utf8_prefilters(set(self.lead_chars), set(self.continuation_chars))
 
 
-_WINDOWS_1252 = _byte_to_char_table("cp1252")
+_WINDOWS_1252 = _byte_to_char_table("windows-1252")
 _LATIN_1 = bytes(range(0x80, 0x100)).decode("latin-1")
-_WINDOWS_1251 = _byte_to_char_table("cp1251")
-_WINDOWS_1250 = _byte_to_char_table("cp1250")
+_WINDOWS_1251 = _byte_to_char_table("windows-1251")
+_WINDOWS_1250 = _byte_to_char_table("windows-1250")
 
 _MISREADINGS = (
     # windows-1252 and ISO-8859-1 together: pages labelled latin-1 that carry C1 controls.

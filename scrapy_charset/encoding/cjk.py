@@ -27,6 +27,7 @@ from functools import cache
 from types import ModuleType
 from typing import Any
 
+from .._regex import lazy_compile
 from .labels import BY_NAME, Encoding
 from .tables.fast_cjk_data import FAST_CJK
 
@@ -60,6 +61,14 @@ SAFE_BYTE_PATTERNS: dict[str, bytes] = {
     "gb18030": rb"[\x00-\x2f]",
     "EUC-JP": rb"[\x00-\x7f]",
 }
+
+
+@cache
+def safe_byte_pattern(name: str) -> re.Pattern[bytes]:
+    """A byte after which the decoder of CJK encoding ``name`` is in its initial state."""
+    return re.compile(SAFE_BYTE_PATTERNS[name])
+
+
 _BLOCK = 1 << 16  # unit-by-unit decoding works in blocks of about this many bytes
 _DIGITS = range(0x30, 0x3A)
 
@@ -116,7 +125,7 @@ class _TableDecoder:
         self._watched = {**fix_sequences, **self.suspects}
         self._is_gb18030 = name in ("GBK", "gb18030")
         self._units = re.compile(_UNIT_PATTERNS[name])
-        self._safe = re.compile(SAFE_BYTE_PATTERNS[name])
+        self._safe = safe_byte_pattern(name)
         self._table = _UnitTable(self.unit_text)
         self._local = threading.local()
         self._error_name = f"scrapy_charset.whatwg.{name}"
@@ -230,7 +239,7 @@ def table_decoder(name: str) -> _TableDecoder:
 # ISO-2022-JP ---------------------------------------------------------------------------------
 
 ASCII, ROMAN, KATAKANA, JIS0208 = "ASCII", "Roman", "katakana", "leading byte"
-_ESCAPE = re.compile(rb"\x1b(?:\([BJI]|\$[@B])?")
+_ESCAPE = lazy_compile(rb"\x1b(?:\([BJI]|\$[@B])?")
 _ESCAPE_STATES = {
     b"\x1b(B": ASCII,
     b"\x1b(J": ROMAN,
@@ -238,11 +247,11 @@ _ESCAPE_STATES = {
     b"\x1b$@": JIS0208,
     b"\x1b$B": JIS0208,
 }
-_INCOMPLETE_ESCAPE = re.compile(rb"\x1b[($]?\Z")
+_INCOMPLETE_ESCAPE = lazy_compile(rb"\x1b[($]?\Z")
 _JIS_BYTES = bytes(range(0x21, 0x7F))
 _TO_EUC = bytes.maketrans(_JIS_BYTES, bytes(range(0xA1, 0xFF)))
-_JIS_UNITS = re.compile(rb"[\x21-\x7e]{2}|[\x21-\x7e]?[^\x21-\x7e]|[\x21-\x7e]")
-_JIS_COMPLETE = re.compile(rb"(?:[\x21-\x7e]{2}|[\x21-\x7e]?[^\x21-\x7e])*")
+_JIS_UNITS = lazy_compile(rb"[\x21-\x7e]{2}|[\x21-\x7e]?[^\x21-\x7e]|[\x21-\x7e]")
+_JIS_COMPLETE = lazy_compile(rb"(?:[\x21-\x7e]{2}|[\x21-\x7e]?[^\x21-\x7e])*")
 
 
 def _single_byte_state_table(state: str) -> str:
@@ -320,7 +329,7 @@ def decode_iso_2022_jp(
     return "".join(parts), state, output, end
 
 
-_ESCAPE_SPLIT = re.compile(rb"(\x1b(?:\([BJI]|\$[@B])?)")
+_ESCAPE_SPLIT = lazy_compile(rb"(\x1b(?:\([BJI]|\$[@B])?)")
 # JIS X 0208 bytes to EUC-JP's, and any other byte to 0x80, which no ISO-2022-JP text has
 # (ESC, never inside a segment, stays: it separates segments translated in one go).
 _TO_EUC_OR_MARK = bytes(
@@ -437,7 +446,7 @@ def _iso_2022_jp_blocks_as_euc_jp(data: bytes) -> bytes | None:
 # 0208 escape sequence (Roman and katakana included), two escape sequences in a row (the spec
 # errs), a C0 control byte in a JIS X 0208 segment (the codec passes it, the spec errs). The
 # lookahead and backreference make the run of JIS bytes atomic: no backtracking into it.
-_ISO_NOT_FOR_CODEC = re.compile(
+_ISO_NOT_FOR_CODEC = lazy_compile(
     rb"\x1b(?:(?!\(B|\$[@B])|(?:\(B|\$[@B])\x1b"
     rb"|\$[@B](?=([\x21-\x7e]*))\1[\x00-\x1a\x1c-\x1f])"
 )

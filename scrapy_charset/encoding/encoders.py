@@ -36,8 +36,8 @@ from operator import methodcaller
 from types import ModuleType
 from typing import Any, Literal, TypeAlias
 
-from . import reference
 from .labels import BY_NAME, Encoding, get_encoding
+from .tables import load_index
 from .tables.single_byte_data import SINGLE_BYTE
 
 ErrorMode: TypeAlias = Literal["html", "fatal"]
@@ -88,7 +88,7 @@ def _first_pointers(index: str, skip: range | None = None) -> dict[int, int]:
 
 def big5_pointers() -> dict[int, int]:
     """The spec's *index Big5 pointer* for every code point that has one."""
-    index = reference.load_index("index_big5_data")
+    index = load_index("index_big5_data")
     pointers: dict[int, int] = {}
     for pointer in range(BIG5_EXCLUDED_BELOW, len(index)):
         char = index[pointer]
@@ -138,7 +138,7 @@ def encoder_table(name: str) -> array[int]:
         for byte in range(0x80, 0x100):
             table[0xF780 + byte - 0x80] = byte
     elif name == "EUC-KR":
-        for cp, pointer in _first_pointers(reference.load_index("index_euc_kr_data")).items():
+        for cp, pointer in _first_pointers(load_index("index_euc_kr_data")).items():
             table[cp] = _pack(pointer // 190 + 0x81, pointer % 190 + 0x41)
     elif name == "Big5":
         for cp, pointer in big5_pointers().items():
@@ -159,7 +159,7 @@ def _big5_bytes(pointer: int) -> int:
 
 
 def _fill_gb18030(table: array[int], gbk: bool) -> None:
-    pointers = _first_pointers(reference.load_index("index_gb18030_data"))
+    pointers = _first_pointers(load_index("index_gb18030_data"))
     if not gbk:
         from .tables.gb18030_ranges_data import RANGES
 
@@ -183,7 +183,7 @@ def _fill_gb18030(table: array[int], gbk: bool) -> None:
 
 
 def _fill_japanese(table: array[int], name: str) -> None:
-    index = reference.load_index("index_jis0208_data")
+    index = load_index("index_jis0208_data")
     skip = SHIFT_JIS_EXCLUDED if name == "Shift_JIS" else None
     for cp, pointer in _first_pointers(index, skip).items():
         lead, trail = divmod(pointer, 94 if name != "Shift_JIS" else 188)
@@ -196,7 +196,7 @@ def _fill_japanese(table: array[int], name: str) -> None:
                 lead + (0x81 if lead < 0x1F else 0xC1), trail + (0x40 if trail < 0x3F else 0x41)
             )
     table[0x2212] = table[0xFF0D]
-    katakana = reference.load_index("index_iso_2022_jp_katakana_data")
+    katakana = load_index("index_iso_2022_jp_katakana_data")
     for cp in range(0xFF61, 0xFFA0):
         if name == "ISO-2022-JP":
             table[cp] = table[ord(katakana[cp - 0xFF61])]

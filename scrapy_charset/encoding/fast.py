@@ -14,12 +14,11 @@ decoder is known to be in its initial state, so chunked output equals one-shot o
 from __future__ import annotations
 
 import codecs
-import re
 from functools import cache
 from typing import Protocol
 
 from . import cjk
-from .cjk import SAFE_BYTE_PATTERNS, compiled
+from .cjk import compiled
 from .labels import Encoding
 from .tables.single_byte_data import SINGLE_BYTE
 
@@ -125,12 +124,6 @@ def stream_decoder(encoding: Encoding) -> StreamDecoder:
     return _HoldBack(encoding)
 
 
-# The last byte after which the decoder is surely in its initial state: a byte below the
-# lowest trail byte is either a character of its own or ends an error (the spec restores it
-# and then reads it as ASCII).
-_SAFE_BYTES: dict[str, re.Pattern[bytes]] = {
-    name: re.compile(pattern) for name, pattern in SAFE_BYTE_PATTERNS.items()
-}
 _TAIL = 4096
 # Without any safe byte, find a boundary with the reference decoder once this much is pending.
 _MAX_PENDING = 1 << 16
@@ -159,7 +152,10 @@ def safe_cut(data: bytes, encoding: Encoding) -> int:
             if 0xD8 <= high <= 0xDB:  # a leading surrogate waits for its trail
                 cut -= 2
         return cut
-    pattern = _SAFE_BYTES[name]
+    # The last byte after which the decoder is surely in its initial state: a byte below the
+    # lowest trail byte is either a character of its own or ends an error (the spec restores
+    # it and then reads it as ASCII).
+    pattern = cjk.safe_byte_pattern(name)
     start = max(0, n - _TAIL)
     while True:
         tail = data[start:][::-1]

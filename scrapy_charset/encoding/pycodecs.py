@@ -25,7 +25,6 @@ from __future__ import annotations
 import codecs
 from typing import Any
 
-from . import reference
 from .decoders import IncrementalDecoder as _IncrementalDecoder
 from .decoders import decode as _decode
 from .encoders import (
@@ -131,6 +130,8 @@ def _first_error(data: bytes, encoding: Encoding) -> tuple[int, int] | None:
         return None
     if encoding.name == "replacement":
         return (0, len(data)) if data else None
+    from . import reference  # the spec-literal decoders, step by step
+
     position = 0
     while position < len(data):
         output, after = reference.step_from(reference.new_decoder(encoding), data, position)

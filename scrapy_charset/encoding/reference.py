@@ -17,6 +17,7 @@ from functools import cache
 from typing import Final, TypeAlias
 
 from .labels import BY_NAME, Encoding
+from .tables import load_index
 
 CONTINUE: Final = "continue"
 ERROR: Final = "error"
@@ -77,14 +78,6 @@ class Decoder:
 
 def _is_ascii_byte(byte: int) -> bool:
     return byte <= 0x7F
-
-
-@cache
-def load_index(module: str) -> str:
-    """The index stored in ``tables/<module>.py``: the character at a pointer is its code point."""
-    import importlib
-
-    return importlib.import_module(f"{__package__}.tables.{module}").INDEX  # type: ignore[no-any-return]
 
 
 def index_code_point(module: str, pointer: int | None) -> int | None:

@@ -15,9 +15,8 @@ import json
 import pickle
 import re
 import types
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import parsel
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
@@ -88,13 +87,17 @@ def codec_name(name: str) -> str:
     return codecs.lookup(name).name
 
 
-# The Encoding Standard's encoding for each of the Python codecs used for one; replacement and
-# x-user-defined have none of their own (their codecs stand for UTF-8 and latin-1).
-_BY_PYTHON_CODEC: dict[str, Encoding] = {}
-for _encoding in ALL_ENCODINGS:
-    if _encoding not in (REPLACEMENT, X_USER_DEFINED):
-        _BY_PYTHON_CODEC.setdefault(codec_name(_encoding.python_codec), _encoding)
-_BY_PYTHON_CODEC[codec_name("utf-8-sig")] = UTF_8  # UTF-8 whose BOM is dropped, as the standard's
+@cache
+def _by_python_codec() -> dict[str, Encoding]:
+    """The Encoding Standard's encoding for each of the Python codecs used for one; replacement
+    and x-user-defined have none of their own (their codecs stand for UTF-8 and latin-1).
+    Built on first use: it imports some 40 of Python's codec modules."""
+    found: dict[str, Encoding] = {}
+    for encoding in ALL_ENCODINGS:
+        if encoding not in (REPLACEMENT, X_USER_DEFINED):
+            found.setdefault(codec_name(encoding.python_codec), encoding)
+    found[codec_name("utf-8-sig")] = UTF_8  # UTF-8 whose BOM is dropped, as the standard's
+    return found
 
 
 @cache
@@ -110,7 +113,7 @@ def _explicit_encoding(name: str) -> Encoding | None:
     return (
         lookup(canonical)
         or lookup(canonical.replace("_", "-"))
-        or _BY_PYTHON_CODEC.get(canonical)
+        or _by_python_codec().get(canonical)
     )
 
 
@@ -178,8 +181,7 @@ def explicit_decision(body: bytes, encoding: Encoding, label: str) -> Decision:
     return Decision(bom, Source.BOM, None, lost, confident=True)
 
 
-@dataclass(frozen=True)
-class BrowserDecoding:
+class BrowserDecoding(NamedTuple):
     """How to turn a body into the browser's text: one value per kind of response and crawl.
 
     ``kind`` is ``"html"`` (the HTML Standard's sniffing), ``"xml"`` or ``"text"`` (plain

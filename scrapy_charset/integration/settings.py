@@ -9,8 +9,7 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..encoding import Encoding, lookup
 
@@ -44,8 +43,7 @@ class CharsetSettingsError(ValueError):
     """A ``CHARSET_*`` setting holds a value the middleware cannot use."""
 
 
-@dataclass(frozen=True)
-class CharsetSettings:
+class CharsetSettings(NamedTuple):
     """The middleware's settings, read and checked once per crawler.
 
     ``detector`` is the detector object handed to sniffing (``None``: no detection).

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..encoding import Encoding, lookup
 
@@ -36,13 +36,12 @@ _NOT_SEMICOLON_OR_EQUALS = re.compile(r"[^;=]*")
 _NOT_SEMICOLON = re.compile(r"[^;]*")
 
 
-@dataclass(frozen=True)
-class MimeType:
+class MimeType(NamedTuple):
     """A parsed MIME type: lowercase ``type`` and ``subtype``, and its ``parameters``."""
 
     type: str
     subtype: str
-    parameters: dict[str, str] = field(default_factory=dict, compare=False)
+    parameters: dict[str, str]
 
     @property
     def essence(self) -> str:
@@ -109,7 +108,7 @@ def parse_mime_type(text: str) -> MimeType | None:
     subtype = text[slash + 1 : subtype_end].rstrip(_HTTP_WHITESPACE)
     if not subtype or not _TOKEN.fullmatch(subtype):
         return None
-    mime = MimeType(_ascii_lower(text[:slash]), _ascii_lower(subtype))
+    mime = MimeType(_ascii_lower(text[:slash]), _ascii_lower(subtype), {})
     parameters = mime.parameters
     position = subtype_end
     length = len(text)

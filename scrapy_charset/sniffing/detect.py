@@ -17,6 +17,7 @@ from functools import cache
 from itertools import islice
 from typing import Protocol, runtime_checkable
 
+from .._regex import lazy_compile
 from ..encoding import UTF_8, Encoding, get_encoding, lookup
 from ..encoding.fast import charmap_table
 from .letters import (
@@ -75,14 +76,14 @@ _PYTHON_CODEC_TO_WHATWG: dict[str, str] = {
 }
 
 # ISO-2022-JP is 7-bit: its escape sequences (ESC $ @, ESC $ B, ESC ( J) mark it.
-_ISO_2022_JP_ESCAPE = re.compile(rb"\x1b(?:\$[@B]|\(J)")
+_ISO_2022_JP_ESCAPE = lazy_compile(rb"\x1b(?:\$[@B]|\(J)")
 # A text node (between ">" and "<") holding a non-ASCII byte. Matches start at ">" and stop at
 # "<" or ">", bytes below 0x40 that are never part of a legacy multi-byte character, and each
 # node is scanned a bounded number of times, so the search is linear.
-_TEXT_NODE = re.compile(rb">([^<>]*[\x80-\xff][^<>]*)")
+_TEXT_NODE = lazy_compile(rb">([^<>]*[\x80-\xff][^<>]*)")
 _HIGH_BYTE_VALUES = bytes(range(0x80, 0x100))
-_ISOLATED_HIGH_BYTE = re.compile(rb"(?<![\x80-\xff])[\x80-\xff](?![\x80-\xff])")
-_FIRST_NON_ASCII = re.compile(rb"[\x80-\xff]")
+_ISOLATED_HIGH_BYTE = lazy_compile(rb"(?<![\x80-\xff])[\x80-\xff](?![\x80-\xff])")
+_FIRST_NON_ASCII = lazy_compile(rb"[\x80-\xff]")
 # How much of a sample is decoded first to rule out a multi-byte encoding.
 _MULTI_BYTE_HEAD = 512
 # Legacy multi-byte encodings: the Python codec that checks a sample's validity (a superset,
@@ -167,7 +168,7 @@ def utf16_without_bom(data: bytes) -> Encoding | None:
 
 
 # Control codes other than tab, newline, form feed and carriage return: not in text.
-_CONTROL_CODE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+_CONTROL_CODE = lazy_compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
 
 
 def _reads_as_utf16(head: bytes, name: str) -> bool:
@@ -313,7 +314,7 @@ _TYPICAL_ENOUGH = 0.5
 _TYPICAL_SHARE = {"Shift_JIS": 0.5, "EUC-JP": 0.5, "EUC-KR": 0.9, "GBK": 0.35, "Big5": 0.35}
 
 
-_ASCII_RUN = re.compile("[\x00-\x7f]+")
+_ASCII_RUN = lazy_compile("[\x00-\x7f]+")
 
 
 def _count(pattern: re.Pattern[str], text: str) -> int:

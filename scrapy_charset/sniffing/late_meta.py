@@ -12,8 +12,8 @@ byte, so the scan is linear.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from ..encoding import lookup
 from .prescan import PRESCAN_LIMIT, MetaDeclaration, _prescan_substitute, extract_encoding_from_meta
@@ -36,8 +36,7 @@ _UNQUOTED_VALUE = re.compile(rb"[^\t\n\x0c\r >]*")
 _COMMENT_END = re.compile(rb"--!?>")
 
 
-@dataclass(frozen=True)
-class _Tag:
+class _Tag(NamedTuple):
     name: bytes
     end_tag: bool
     attributes: list[tuple[bytes, bytes]]

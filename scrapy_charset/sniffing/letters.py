@@ -16,12 +16,12 @@ the distinct non-ASCII bytes, so the cost is a few hundred microseconds at most 
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections import Counter
 from functools import cache
 from operator import mul
 
+from .._regex import lazy_compile
 from ..encoding import get_encoding
 from ..encoding.fast import charmap_table
 
@@ -140,10 +140,10 @@ WORDS: dict[str, str] = {
 # readings (one word may be a name or a quotation).
 _WORD_MARGIN = 2
 # Words of two letters or more (one-letter words are in too many languages).
-_WORD = re.compile(r"\w\w+")
+_WORD = lazy_compile(r"\w\w+")
 # The text around non-ASCII bytes, within a text node: where the words are the page's words
 # (a sample's filler can hold script).
-_AROUND_NON_ASCII = re.compile(rb"[^<>]{0,64}[\x80-\xff][^<>]{0,64}")
+_AROUND_NON_ASCII = lazy_compile(rb"[^<>]{0,64}[\x80-\xff][^<>]{0,64}")
 
 
 # Encodings in the order that wins a tie (Chromium's choices first: it reads ISO-8859-2 text
@@ -423,7 +423,7 @@ def best_readings(
 
 
 # Runs of non-ASCII bytes less than five ASCII bytes apart, with two ASCII bytes either side.
-_NON_ASCII_RUNS = re.compile(
+_NON_ASCII_RUNS = lazy_compile(
     rb"[\x00-\x7f]{0,2}[\x80-\xff](?:[\x80-\xff]|[\x00-\x7f]{1,4}(?=[\x80-\xff]))*[\x00-\x7f]{0,2}"
 )
 

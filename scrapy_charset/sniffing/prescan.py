@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..encoding import UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, X_USER_DEFINED, Encoding, lookup
 
@@ -30,8 +30,7 @@ class _OutOfBytes(Exception):
     """The algorithm needed a byte past the end of its input: the prescan finds nothing."""
 
 
-@dataclass(frozen=True)
-class MetaDeclaration:
+class MetaDeclaration(NamedTuple):
     """A charset a ``<meta>`` declared: ``label`` as written, ``encoding`` after the prescan's
     UTF-16 → UTF-8 and x-user-defined → windows-1252 substitutions (``None`` if unknown).
     ``end`` is the offset just past the ``<meta>`` tag, ``start`` that of its ``<``."""
