@@ -82,7 +82,6 @@ _ISO_2022_JP_ESCAPE = lazy_compile(rb"\x1b(?:\$[@B]|\(J)")
 # node is scanned a bounded number of times, so the search is linear.
 _TEXT_NODE = lazy_compile(rb">([^<>]*[\x80-\xff][^<>]*)")
 _HIGH_BYTE_VALUES = bytes(range(0x80, 0x100))
-_ISOLATED_HIGH_BYTE = lazy_compile(rb"(?<![\x80-\xff])[\x80-\xff](?![\x80-\xff])")
 _FIRST_NON_ASCII = lazy_compile(rb"[\x80-\xff]")
 # How much of a sample is decoded first to rule out a multi-byte encoding.
 _MULTI_BYTE_HEAD = 512
@@ -359,15 +358,19 @@ def _high_bytes(data: bytes) -> int:
     return len(data) - len(data.translate(None, _HIGH_BYTE_VALUES))
 
 
-def _count_bytes(pattern: re.Pattern[bytes], data: bytes) -> int:
-    return len(pattern.findall(data))
+# Each byte to "H" (non-ASCII) or "a" (ASCII), for counting runs of non-ASCII bytes.
+_HIGH_OR_ASCII = bytes(b"a" * 0x80 + b"H" * 0x80)
 
 
 def _isolated_share(sample: bytes) -> float:
     """The share of non-ASCII bytes with ASCII on both sides: high in Latin-script text,
     low in CJK text, whose characters come in runs."""
     high = _high_bytes(sample)
-    return _count_bytes(_ISOLATED_HIGH_BYTE, sample) / high if high else 0.0
+    if not high:
+        return 0.0
+    # Runs of non-ASCII bytes ("aH", never overlapping) less those of two or more ("aHH").
+    marks = b"a" + sample.translate(_HIGH_OR_ASCII) + b"a"
+    return (marks.count(b"aH") - marks.count(b"aHH")) / high
 
 
 # A single-byte reading scoring this much per non-ASCII byte is text of a language (measured:
@@ -399,14 +402,21 @@ _WINDOW_PLACES = 64
 
 @cache
 def _differing_bytes(names: tuple[str, ...]) -> re.Pattern[bytes] | None:
-    """A pattern finding a byte the encodings ``names`` read as different characters, with
-    the text around it in its text node; ``None`` when they read every byte alike."""
+    """A pattern finding a byte the encodings ``names`` read as different characters;
+    ``None`` when they read every byte alike."""
     tables = [charmap_table(name) for name in names]
     differing = bytes(b for b in range(0x80, 0x100) if len({t[b] for t in tables}) > 1)
     if not differing:
         return None
-    byte_class = b"".join(b"\\x%02x" % b for b in differing)
-    return re.compile(rb"[^<>]{0,32}[" + byte_class + rb"][^<>]{0,32}")
+    return re.compile(b"[" + b"".join(b"\\x%02x" % b for b in differing) + b"]")
+
+
+def _text_around(data: bytes, position: int, reach: int = 32) -> bytes:
+    """Up to ``reach`` bytes either side of ``position``, within its text node."""
+    start = max(0, position - reach)
+    start = max(start, data.rfind(b">", start, position) + 1)
+    end = data.find(b"<", position, position + reach + 1)
+    return data[start : end if end >= 0 else position + reach + 1]
 
 
 def _rerank_on_window(sample: bytes, tied: list[str], window: bytes) -> list[str]:
@@ -416,7 +426,9 @@ def _rerank_on_window(sample: bytes, tied: list[str], window: bytes) -> list[str
     pattern = _differing_bytes(tuple(tied))
     if pattern is None:
         return tied
-    places = [match.group() for match in islice(pattern.finditer(window), _WINDOW_PLACES)]
+    places = [
+        _text_around(window, m.start()) for m in islice(pattern.finditer(window), _WINDOW_PLACES)
+    ]
     if not places:
         return tied
     return best_readings(sample + b"\n" + b"\n".join(places), tuple(tied))

@@ -440,10 +440,11 @@ def ranked_readings(
     sample: bytes, candidates: tuple[str, ...] = CANDIDATES, ruled_out: frozenset[str] = frozenset()
 ) -> tuple[tuple[str, ...], float]:
     """``best_readings`` and their score."""
-    scored = _near_non_ascii(sample)
+    counts = Counter(sample.translate(None, _ASCII_BYTES))
+    # (Text of a non-Latin script is mostly non-ASCII: the runs would be nearly all of it.)
+    scored = sample if 4 * counts.total() > len(sample) else _near_non_ascii(sample)
     marks = {name: scored.translate(_run_table(name)) for name in candidates}
     intact = [name for name in candidates if name not in ruled_out and b"B" not in marks[name]]
-    counts = Counter(sample.translate(None, _ASCII_BYTES))
     keys = [byte - 0x80 for byte in counts]
     numbers = list(counts.values())
     pool = intact or candidates
