@@ -8,7 +8,8 @@ the URL's TLD, and windows-1252.
 
 Where Chromium shows mojibake for an undeclared page, the true encoding is chosen instead and
 marked by its source: valid UTF-8 (``Source.UTF8``; Chromium never detects UTF-8 over HTTP),
-and, as ``Source.DETECTION``, BOM-less UTF-16 and ISO-2022-JP (Chromium: windows-1252).
+and, as ``Source.DETECTION``, BOM-less UTF-16 and ISO-2022-JP (Chromium: windows-1252). A page
+carrying a label no browser knows is read as Chromium shows it, mojibake included.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .._regex import lazy_compile
 from ..encoding import (
     UTF_8,
     UTF_16BE,
@@ -24,13 +26,14 @@ from ..encoding import (
     Encoding,
     bom_sniff,
     decode,
+    get_encoding,
     lookup,
 )
 from ..encoding.decoders import decode_sniffing_bom
 from ..encoding.fast import holds_word
 from .content_type import charset_from_content_type
 from .decision import Decision, Declaration, Source
-from .detect import DEFAULT_DETECTOR, Detector, fast_path
+from .detect import DEFAULT_DETECTOR, PREFIX_BYTES, Detector, fast_path
 from .late_meta import scan_meta_like_chromium
 from .prescan import PRESCAN_LIMIT, get_xml_encoding, utf16_xml_declaration
 from .tld import tld_default, tld_of
@@ -247,6 +250,10 @@ def _tentative(
             label = None if declaration.label == _UTF16_XML else declaration.label
             return decide(declaration.encoding, declaration.source, label), None
 
+    if html and any(d.encoding is None and d.source in _PAGE_SOURCES for d in losers):
+        # The page names an encoding no browser knows: read as Chromium reads it.
+        return decide(*_as_chromium_reads(data, url, detector, tld_hint)), None
+
     # Valid UTF-8 is decided here, with its text, unless in HTML a NUL in the start may make
     # it BOM-less UTF-16 (fast_path's first rule); fast_path settles everything else cheap.
     text = utf8_text(data) if not (html and b"\x00" in data[:1024]) else None
@@ -270,6 +277,54 @@ def _tentative(
     if default is not None:
         return decide(default, Source.TLD), None
     return decide(WINDOWS_1252, Source.DEFAULT), None
+
+
+# Where a declaration the page carries comes from (not the user's forced encoding).
+_PAGE_SOURCES = (Source.HEADER, Source.META, Source.LATE_META, Source.XML_DECLARATION)
+# What Chromium's detector shows for text the project detects as the key (measured,
+# tests/data/chromium/FINDINGS.md): a sibling, or windows-1252 for encodings it never
+# detects. UTF-8, BOM-less UTF-16 and ISO-2022-JP are never detected either.
+_CHROMIUM_SHOWS: dict[str, str] = {
+    "ISO-8859-2": "windows-1250",
+    "ISO-8859-8": "windows-1255",
+    "x-mac-cyrillic": "windows-1251",
+    "ISO-8859-15": "windows-1252",
+    "ISO-8859-16": "windows-1252",
+    "windows-1258": "windows-1252",
+}
+_UNDEFINED_IN_WINDOWS_1252 = lazy_compile(rb"[\x81\x8d\x8f\x90\x9d]")
+_NEVER_DETECTED_BY_CHROMIUM = (UTF_8, UTF_16LE, UTF_16BE, get_encoding("ISO-2022-JP"))
+
+
+def _as_chromium_reads(
+    data: bytes,
+    url: str | None,
+    detector: Detector | None,
+    tld_hint: bool,
+) -> tuple[Encoding, Source]:
+    """The encoding and source for a page labelled with a name no browser knows. Chromium
+    ignores the label and shows what its detector says, even where that is not the true text
+    (an undeclared page gets the true text): valid UTF-8 (`utf8mb4`) as the TLD's default or
+    windows-1252, and the siblings its detector picks (`latin9` French as windows-1252,
+    `mac-cyrillic` Russian as windows-1251)."""
+    settled, quick = fast_path(data)
+    if settled and quick is None:  # pure ASCII
+        return WINDOWS_1252, Source.DEFAULT
+    tld = tld_of(url) if tld_hint else None
+    detected = quick if settled else _run_detector(detector, data, tld)
+    if detected is not None and detected not in _NEVER_DETECTED_BY_CHROMIUM:
+        shown = _CHROMIUM_SHOWS.get(detected.name)
+        if detected.name == "macintosh" and not _UNDEFINED_IN_WINDOWS_1252.search(
+            data[:PREFIX_BYTES]
+        ):
+            # Mac text with no byte windows-1252 lacks (German, Spanish) is windows-1252 in
+            # Chromium; French and Portuguese (`ç` is 0x8D) stay macintosh.
+            shown = "windows-1252"
+        return get_encoding(shown) if shown else detected, Source.DETECTION
+    default = tld_default(tld)
+    if default is not None:
+        return default, Source.TLD
+    return WINDOWS_1252, Source.DEFAULT
 
 
 def _run_detector(detector: Detector | None, data: bytes, tld: str | None) -> Encoding | None:

@@ -84,13 +84,18 @@ EXPECTED_DISAGREEMENTS: dict[str, tuple[str, str]] = {
         )
     },  # fmt: skip
     **{
-        f"unknown-label-latin9-fr-{size}{kind}": ("ISO-8859-15", "Chromium: windows-1250, ¤ for €")
+        f"unknown-label-latin9-fr-{size}-unlabelled": ("ISO-8859-15", "Chromium: windows-1250")
         for size in ("short", "long")
-        for kind in ("", "-unlabelled")
     },
     "eof-UTF-8-e381-undeclared": ("UTF-8", _UNDECLARED_UTF8),
     "eof-UTF-8-f09f98-undeclared": ("UTF-8", _UNDECLARED_UTF8),
 }
+
+
+# French ISO-8859-15 labelled `latin9` (no browser knows the name): read as Chromium's
+# detector shows such pages, windows-1252 (`¤` for `€`; unknown_labels.jsonl.gz, 24 pages),
+# though in this recording Chromium showed these two as windows-1250.
+LATIN9_LABELLED = {f"unknown-label-latin9-fr-{size}" for size in ("short", "long")}
 
 
 # Text in an encoding no browser has (labelled cp850, cp852, johab, koi8-t, or unlabelled): any
@@ -181,6 +186,10 @@ def test_decode_html_matches_chromium(document: dict[str, Any]) -> None:
         true_encoding = EXPECTED_DISAGREEMENTS[document["id"]][0]
         assert decision.encoding == lookup(true_encoding), document["description"]
         assert marker_in_source(text) == document["expected_marker"]
+        return
+
+    if document["id"] in LATIN9_LABELLED:
+        assert (decision.encoding, decision.source) == (lookup("windows-1252"), Source.DETECTION)
         return
 
     if document["id"] in ROMANIAN_CEDILLA:
