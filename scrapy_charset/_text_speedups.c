@@ -41,11 +41,11 @@ static int misreading_count = 0; /* how many were configured */
  * sequence starts at the third letter, and such a sequence is a suspect of its own (its lead,
  * a lowercase letter, is not a capital), found when the test reaches it. */
 static inline int
-suspect_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i)
+suspect_at(int kind, const void *data, Py_ssize_t n, Py_ssize_t i, int fffd)
 {
     Py_UCS4 c = PyUnicode_READ(kind, data, i);
     if (c == 0xFFFD) {
-        return 1;
+        return fffd;
     }
     if (c > lead_hi || !leads[c] || i + announced[c] >= n) {
         return 0;
@@ -130,19 +130,21 @@ explained_in_part(int kind, const void *data, Py_ssize_t n)
     return 1;
 }
 
-/* After a suspect: clean only without U+FFFD and with every misreading explaining little. */
+/* After a suspect: clean only without U+FFFD (when it counts) and with every misreading
+ * explaining little. */
 static int
-closer_look(PyObject *text, int kind, const void *data, Py_ssize_t n)
+closer_look(PyObject *text, int kind, const void *data, Py_ssize_t n, int fffd)
 {
-    return PyUnicode_FindChar(text, 0xFFFD, 0, n, 1) == -1 && explained_in_part(kind, data, n);
+    return (!fffd || PyUnicode_FindChar(text, 0xFFFD, 0, n, 1) == -1) &&
+           explained_in_part(kind, data, n);
 }
 
 /* The exact test over characters [from, to): on a suspect, the caller returns the closer look. */
 #define EXACT(from, to)                                                                       \
     do {                                                                                      \
         for (Py_ssize_t j_ = (from); j_ < (to); j_++) {                                       \
-            if (suspect_at(kind, data, n, j_)) {                                              \
-                return closer_look(text, kind, data, n);                                      \
+            if (suspect_at(kind, data, n, j_, fffd)) {                                        \
+                return closer_look(text, kind, data, n, fffd);                                \
             }                                                                                 \
         }                                                                                     \
     } while (0)
@@ -332,9 +334,10 @@ choose_scanners(int avx2)
     return 0;
 }
 
-/* 1 if the text is clean, 0 if it needs the exact inspection. */
+/* 1 if the text is clean, 0 if it needs the exact inspection. With fffd = 0, U+FFFD does not
+ * count: 1 then means only that the mojibake checks find nothing. */
 static int
-text_clean(PyObject *text)
+text_clean(PyObject *text, int fffd)
 {
     if (PyUnicode_IS_ASCII(text)) {
         return 1;
@@ -353,8 +356,8 @@ text_clean(PyObject *text)
             unsigned lane = CTZ(bits) / (unsigned)kind;
             bits &= ~(((1u << kind) - 1) << (lane * (unsigned)kind));
             i = at + lane + 1; /* (the next scan starts after the last lane tested) */
-            if (suspect_at(kind, data, n, at + lane)) {
-                return closer_look(text, kind, data, n);
+            if (suspect_at(kind, data, n, at + lane, fffd)) {
+                return closer_look(text, kind, data, n, fffd);
             }
         }
     }
@@ -397,25 +400,40 @@ dict_values_clean(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     while (PyDict_Next(item, &pos, &key, &value)) {
-        if (!PyUnicode_Check(value) || !text_clean(value)) {
+        if (!PyUnicode_Check(value) || !text_clean(value, 1)) {
             return PyLong_FromLong(0);
         }
     }
     return PyLong_FromLong(same_keys(item, nargs == 2 ? args[1] : NULL) ? 2 : 1);
 }
 
+/* text_clean for a Python caller: the argument checked, the verdict as a bool. */
 static PyObject *
-str_clean(PyObject *module, PyObject *text)
+clean_verdict(PyObject *text, int fffd, const char *usage)
 {
     if (!configured) {
         PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
         return NULL;
     }
     if (!PyUnicode_Check(text)) {
-        PyErr_SetString(PyExc_TypeError, "text_clean(text: str)");
+        PyErr_SetString(PyExc_TypeError, usage);
         return NULL;
     }
-    return PyBool_FromLong(text_clean(text));
+    return PyBool_FromLong(text_clean(text, fffd));
+}
+
+static PyObject *
+str_clean(PyObject *module, PyObject *text)
+{
+    (void)module;
+    return clean_verdict(text, 1, "text_clean(text: str)");
+}
+
+static PyObject *
+str_mojibake_clean(PyObject *module, PyObject *text)
+{
+    (void)module;
+    return clean_verdict(text, 0, "mojibake_clean(text: str)");
 }
 
 /* count_stretches(text, m): how many characters of misreading m's leads are followed by one of
@@ -588,6 +606,8 @@ static PyMethodDef methods[] = {
      "U+FFFD and no mojibake candidate; then 2 if its keys are the tuple keys, in order, else 1."},
     {"text_clean", str_clean, METH_O,
      "text_clean(text): True when the str holds no U+FFFD and no mojibake candidate."},
+    {"mojibake_clean", str_mojibake_clean, METH_O,
+     "mojibake_clean(text): True when the str holds no mojibake candidate (U+FFFD or not)."},
     {"count_stretches", (PyCFunction)(void (*)(void))count_stretches, METH_FASTCALL,
      "count_stretches(text, misreading): how many of the misreading's lead characters are\n"
      "followed by one of its continuation characters."},

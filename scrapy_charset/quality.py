@@ -227,6 +227,10 @@ def _text_clean_python(text: str) -> bool:
     return "\ufffd" not in text and not may_have_mojibake(text)
 
 
+def _mojibake_clean_python(text: str) -> bool:
+    return not may_have_mojibake(text)
+
+
 def _compiled_configuration() -> list[tuple[str, str, str]]:
     """What _text_speedups.configure takes: each misreading's lead and continuation characters
     and the UTF-8 length each lead announces."""
@@ -247,6 +251,8 @@ dict_values_clean: Callable[..., int]
 # text_clean(text): True means the text holds no U+FFFD and count_mojibake finds nothing
 # (False only means the exact checks must look).
 text_clean: Callable[[str], bool]
+# mojibake_clean(text): True means count_mojibake finds nothing (U+FFFD or not).
+mojibake_clean: Callable[[str], bool]
 # count_stretches(text, i): how many matches _MISREADINGS[i].pattern has in the text.
 count_stretches: Callable[[str, int], int]
 try:
@@ -254,11 +260,13 @@ try:
 except ImportError:  # built without a C compiler
     dict_values_clean = _dict_values_clean_python
     text_clean = _text_clean_python
+    mojibake_clean = _mojibake_clean_python
     count_stretches = _count_stretches_python
 else:
     _text_speedups.configure(_compiled_configuration())
     dict_values_clean = _text_speedups.dict_values_clean
     text_clean = _text_speedups.text_clean
+    mojibake_clean = _text_speedups.mojibake_clean
     count_stretches = _text_speedups.count_stretches
 
 

@@ -193,6 +193,8 @@ def test_every_stretch_the_detector_flags_is_a_candidate_at_every_block_offset(s
                 flagged += 1
                 assert not _text_speedups.text_clean(text), (scanner, text)
                 assert quality.dict_values_clean({"f": text}) == 0
+                # (without U+FFFD counting, as for a value that also holds U+FFFD)
+                assert not _text_speedups.mojibake_clean(text + "\ufffd"), (scanner, text)
     assert flagged > 2 * len(sequences)  # (most of the sweep's texts are flagged ones)
 
 
@@ -207,13 +209,15 @@ _UKRAINIAN_PIECES = [
 @given(st.lists(st.sampled_from(_UKRAINIAN_PIECES + _PIECES), max_size=40).map("".join))
 def test_whatever_the_detector_flags_the_pre_screen_flags(text: str) -> None:
     """Whenever count_mojibake finds mojibake or the text holds U+FFFD, neither scanner calls
-    the text clean (and a clean verdict means the exact checks find nothing)."""
+    the text clean; whenever it finds mojibake, neither calls it free of mojibake."""
     assert _text_speedups is not None
-    damaged = "\ufffd" in text or quality.count_mojibake(text) > 0
+    mojibake = quality.count_mojibake(text) > 0
+    damaged = "\ufffd" in text or mojibake
     for avx2 in (True, False):
         _text_speedups.use_avx2(avx2)
         try:
             assert not (damaged and _text_speedups.text_clean(text)), (avx2, text)
+            assert not (mojibake and _text_speedups.mojibake_clean(text)), (avx2, text)
         finally:
             _text_speedups.use_avx2(True)
 
@@ -227,6 +231,8 @@ def test_genuine_ukrainian_and_belarusian_are_clean(scanner) -> None:  # type: i
     for text in GENUINE["uk"] + GENUINE["be"]:
         for padded in (text, "東" + text * 5):
             assert _text_speedups.text_clean(padded), padded
+            assert _text_speedups.mojibake_clean(padded + "\ufffd")
+            assert not _text_speedups.text_clean(padded + "\ufffd")
             garbled = padded.encode().decode("cp1251", "replace")
             assert not _text_speedups.text_clean(garbled)
 
@@ -243,3 +249,35 @@ def test_configure_refuses_characters_outside_the_block_ranges() -> None:
     finally:
         _text_speedups.configure(quality._compiled_configuration())
     assert _text_speedups.text_clean("Він") and not _text_speedups.text_clean("Ã©Ã©")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_UKRAINIAN_PIECES + _PIECES), max_size=30).map("".join))
+def test_a_value_is_counted_as_the_exact_checks_count_it(text: str) -> None:
+    """The pipeline's check of one value, through whichever pre-screens it takes (with or
+    without U+FFFD), gives exactly the exact counts."""
+    from scrapy_charset.integration.pipeline import check_text
+
+    found = check_text("f", text)
+    expected = (text.count("\ufffd"), quality.count_mojibake(text))
+    if expected == (0, 0):
+        assert found is None
+    else:
+        assert found is not None
+        assert (found.replacement_chars, found.mojibake_chars) == expected
+
+
+def test_replacement_characters_among_genuine_text_cost_no_exact_check() -> None:
+    """A page read with the wrong encoding leaves U+FFFD among genuine text: the mojibake
+    compiled pre-screen still clears the text, and the counts are right."""
+    from scrapy_charset.integration.pipeline import check_text
+
+    genuine = "Він сказав: «Сёння» — Größe, 東京, Привет \ufffd\ufffd"
+    if _text_speedups is not None:  # (the pure-Python pre-screen is byte-level: it looks)
+        assert quality.mojibake_clean(genuine)
+    found = check_text("f", genuine)
+    assert found is not None and (found.replacement_chars, found.mojibake_chars) == (2, 0)
+    garbled = genuine + " " + "Привет".encode().decode("cp1251")
+    assert not quality.mojibake_clean(garbled)
+    found = check_text("f", garbled)
+    assert found is not None and (found.replacement_chars, found.mojibake_chars) == (2, 6)

@@ -15,7 +15,7 @@ from typing import Any
 from scrapy import Item
 from scrapy.exceptions import DropItem, NotConfigured
 
-from ..quality import count_mojibake, dict_values_clean, text_clean
+from ..quality import count_mojibake, dict_values_clean, mojibake_clean, text_clean
 from .itemtypes import adapter, is_item
 from .pipeline_actions import (
     MAX_DEPTH,
@@ -51,9 +51,13 @@ def check_text(path: str, text: str, state: FieldState | None = None) -> ValueCh
     if text_clean(text):  # one compiled pass (or its pure-Python equivalent): the common case
         return None
     replacements = text.count("\ufffd")
-    # Without U+FFFD the failed check was a mojibake candidate; with one, the cheap pre-check
-    # rules most such texts out first.
-    mojibake = count_mojibake(text, prechecked=not replacements)
+    # Without U+FFFD the failed check was a mojibake candidate; with one, the same compiled
+    # check without U+FFFD rules most such texts out first (a page read with the wrong
+    # encoding leaves U+FFFD among genuine text).
+    if replacements and mojibake_clean(text):
+        mojibake = 0
+    else:
+        mojibake = count_mojibake(text, prechecked=not replacements)
     if not replacements and not mojibake:
         return None
     return ValueCheck(path, replacements, mojibake, state, text)
