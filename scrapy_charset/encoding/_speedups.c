@@ -708,7 +708,7 @@ done:
 PyDoc_STRVAR(decode_single_byte_doc,
 "decode_single_byte(data, table, /)\n--\n\n"
 "``data`` (bytes) decoded with a single-byte ``table`` (a string of 256 characters, none\n"
-"beyond U+FFFF): the character at each byte's value. ASCII-only input is copied as is.");
+"beyond U+FFFF): the character at each byte's value.");
 
 static PyObject *
 speedups_decode_single_byte(PyObject *module, PyObject *args)
@@ -731,40 +731,31 @@ speedups_decode_single_byte(PyObject *module, PyObject *args)
     }
     const unsigned char *s = (const unsigned char *)view.buf;
     Py_ssize_t n = view.len;
-    /* The ASCII prefix: as is, when the table keeps ASCII (every table here does). */
-    Py_ssize_t ascii = 0;
-    int keeps_ascii = 1;
-    for (int b = 0; b < 0x80; b++) {
-        keeps_ascii &= map[b] == b;
-    }
-    if (keeps_ascii) {
-        while (ascii < n && s[ascii] < 0x80) {
-            ascii++;
-        }
-        if (ascii == n) {
-            result = PyUnicode_DecodeASCII((const char *)s, n, "strict");
-            goto done;
+    /* The output is written once, in 1-byte characters if none is above U+00FF, else in
+     * 2-byte ones: the characters' bits are gathered up to the first block of 64 bytes that
+     * holds a character above U+00FF. A table lookup per byte, without branches, is faster
+     * than taking runs of ASCII bytes apart (on text as on random bytes). */
+    Py_UCS2 bits = 0;
+    for (Py_ssize_t block = 0; block < n && bits <= 0xFF; block += 64) {
+        Py_ssize_t end = block + 64 < n ? block + 64 : n;
+        for (Py_ssize_t i = block; i < end; i++) {
+            bits |= map[s[i]];
         }
     }
-    /* One pass into 2-byte characters; narrowed to 1-byte ones if none is above U+00FF. */
-    result = PyUnicode_New(n, 0xFFFF);
+    result = PyUnicode_New(n, bits > 0xFF ? 0xFFFF : bits > 0x7F ? 0xFF : 0x7F);
     if (result == NULL) {
         goto done;
     }
-    Py_UCS2 *out = PyUnicode_DATA(result);
-    Py_UCS2 seen = 0;
-    for (Py_ssize_t i = 0; i < ascii; i++) {
-        out[i] = s[i];
-    }
-    for (Py_ssize_t i = ascii; i < n; i++) {
-        Py_UCS2 c = map[s[i]];
-        seen |= c;
-        out[i] = c;
-    }
-    if (seen <= 0xFF) {
-        PyObject *narrow = PyUnicode_FromKindAndData(PyUnicode_2BYTE_KIND, out, n);
-        Py_DECREF(result);
-        result = narrow;
+    if (bits <= 0xFF) {
+        Py_UCS1 *out = PyUnicode_1BYTE_DATA(result);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            out[i] = (Py_UCS1)map[s[i]];
+        }
+    } else {
+        Py_UCS2 *out = PyUnicode_2BYTE_DATA(result);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            out[i] = map[s[i]];
+        }
     }
 done:
     PyBuffer_Release(&view);

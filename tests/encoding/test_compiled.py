@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 
 import pytest
 
@@ -196,9 +197,16 @@ def test_single_byte_table_decoder(name: str) -> None:
     rng = random.Random(name)
     inputs = [b"", b"ascii only", bytes(range(256)), bytes(range(0xA0, 0x100)) * 3]
     inputs += [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300))) for _ in range(200)]
+    # The output's width is decided by blocks of 64 bytes: the first character beyond U+00FF
+    # (or beyond U+007F) at and around block edges, after ASCII and after Latin-1 text.
+    for byte in range(0x80, 0x100):
+        for before in (b"a", b"\xe9"):
+            inputs += [before * at + bytes([byte]) + b"z" * 3 for at in (0, 62, 63, 64, 65, 128)]
     for data in inputs:
         expected = reference.decode_without_bom(data, encoding)
-        assert cjk.compiled.decode_single_byte(data, table) == expected, data.hex()
+        text = cjk.compiled.decode_single_byte(data, table)
+        # Equal strings of another width compare unequal: this also checks the narrowest width.
+        assert text == expected and sys.getsizeof(text) == sys.getsizeof(expected), data.hex()
     with pytest.raises(ValueError):
         cjk.compiled.decode_single_byte(b"a", "short table")
     with pytest.raises(ValueError):
