@@ -38,14 +38,13 @@ from .audit_inputs import (
     read_options,
     read_unit,
 )
+from .audit_progress import Progress, make_progress
 from .audit_report import (
     ANY,
     FORMATS,
     GROUPABLE,
-    Progress,
     Summary,
     Writer,
-    make_progress,
     render_classes,
     render_errors,
     render_examples,

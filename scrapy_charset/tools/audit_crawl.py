@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import nullcontext, redirect_stderr
 from typing import TYPE_CHECKING, Any, TextIO
 
 import scrapy
@@ -136,11 +137,27 @@ def crawl(
     if not urls:
         return
     apply_polite_defaults(settings)
+    # Scrapy makes its log handlers on sys.stderr as the process starts and as each crawler
+    # does: they write through ``log_stream`` when made while it stands for sys.stderr.
+    stderr = sys.stderr
+    with redirect_stderr(log_stream) if log_stream is not None else nullcontext():
+        _crawl(urls, settings, sink, process, skip_non_html, log_stream, stderr)
+
+
+def _crawl(
+    urls: Sequence[str],
+    settings: Settings,
+    sink: Sink,
+    process: Any,
+    skip_non_html: bool,
+    log_stream: TextIO | None,
+    stderr: TextIO,
+) -> None:
     if process is None:
         process = make_crawler_process(settings)
     if log_stream is not None:
         for handler in logging.getLogger().handlers:
-            if isinstance(handler, logging.StreamHandler) and handler.stream is sys.stderr:
+            if isinstance(handler, logging.StreamHandler) and handler.stream is stderr:
                 handler.setStream(log_stream)
     pending = list(dict.fromkeys(urls))
     reported: set[str] = set()

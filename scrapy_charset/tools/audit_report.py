@@ -1,16 +1,13 @@
 """The audit's summary (counts per group and in total) and its outputs: a terminal table, JSON
-lines and CSV, plus a progress line on stderr."""
+lines and CSV."""
 
 from __future__ import annotations
 
 import csv
-import io
 import json
-import sys
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TextIO, cast
+from typing import Any, TextIO
 
 from .audit_compare import DEFAULT_TITLES, DEFAULTS, Record
 from .audit_inputs import clean_message
@@ -394,93 +391,6 @@ class Writer:
             writer.writeheader()
             writer.writerows(flat_row(row) for row in rows)
         self.stream.flush()
-
-
-class Progress:
-    """A one-line progress display on stderr (inputs done of the total, pages, errors, rate and
-    ETA), redrawn at most ten times a second. Log lines written through :meth:`log_stream`
-    clear the line first and redraw it after, so they never run into it."""
-
-    def __init__(self, enabled: bool, total: int | None = None, stream: TextIO | None = None):
-        self.enabled = enabled
-        self.total = total  # inputs: files, WARCs, cache entries and URLs
-        self.stream = stream or sys.stderr
-        self.inputs = 0
-        self.done = 0  # pages and errors
-        self.errors = 0
-        self.started = time.monotonic()
-        self._last = 0.0
-        self._shown = False
-
-    def update(self, record: Record) -> None:
-        self.done += 1
-        self.errors += not record.ok
-        if record.kind == "url":
-            self.inputs += 1
-        self._tick()
-
-    def advance_inputs(self, count: int) -> None:
-        self.inputs += count
-        self._tick()
-
-    def _tick(self) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if now - self._last >= 0.1:
-            self._last = now
-            self._draw(now)
-
-    def line(self, now: float) -> str:
-        elapsed = max(now - self.started, 1e-9)
-        rate = self.done / elapsed
-        parts = []
-        if self.total:
-            share = min(self.inputs / self.total, 1.0)
-            filled = int(20 * share)
-            parts.append(f"[{'#' * filled}{'.' * (20 - filled)}] {self.inputs}/{self.total} inputs")
-            if 0 < self.inputs < self.total:
-                left = elapsed * (self.total - self.inputs) / self.inputs
-                parts.append(f"ETA {int(left // 60)}:{int(left % 60):02}")
-        parts.append(f"{self.done} pages  {self.errors} errors  {rate:.0f} pages/s")
-        return "  ".join(parts)
-
-    def _draw(self, now: float) -> None:
-        self.stream.write(f"\r\x1b[K{self.line(now)}")
-        self.stream.flush()
-        self._shown = True
-
-    def log_stream(self) -> TextIO:
-        """A stream for log handlers: each write clears the progress line and redraws it."""
-        return cast(TextIO, _AroundProgress(self))
-
-    def close(self) -> None:
-        if self.enabled and (self.done or self.inputs):
-            self._draw(time.monotonic())
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-class _AroundProgress(io.TextIOBase):
-    def __init__(self, progress: Progress) -> None:
-        self.progress = progress
-
-    def write(self, text: str) -> int:
-        progress = self.progress
-        if progress.enabled and progress._shown:
-            progress.stream.write("\r\x1b[K")
-        progress.stream.write(text)
-        if progress.enabled and progress._shown and text.endswith("\n"):
-            progress.stream.write(progress.line(time.monotonic()))
-        progress.stream.flush()
-        return len(text)
-
-    def flush(self) -> None:
-        self.progress.stream.flush()
-
-
-def make_progress(enabled: bool, inputs: int, urls: int, stream: TextIO) -> Progress:
-    return Progress(enabled, total=(inputs + urls) or None, stream=stream)
 
 
 def render_classes(summary: Summary) -> str:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from scrapy_charset.tools.audit_report import Progress, Summary
+from scrapy_charset.tools.audit_progress import Progress
+from scrapy_charset.tools.audit_report import Summary
 from tests.tools.test_audit_pages import MIX, run_audit
 from tests.tools.test_audit_warc import write_mix_warc
 
@@ -200,18 +201,70 @@ def test_defaults_without_scrapy(archive: Path) -> None:
     assert bad.status == 2 and "not among --defaults" in bad.err
 
 
-def test_progress_line_total_eta_and_log_lines() -> None:
+def test_progress_on_a_real_run_shows_total_eta_and_counts(archive: Path) -> None:
+    result = run_audit(str(archive / "a.warc"), str(archive / "b.warc.gz"),
+                       str(archive / "files"), "--progress")
+    assert result.status == 0, result.err
+    inputs = 2 + len(MIX)
+    # tqdm's line: a bar, inputs done of the total, [elapsed<ETA, rate], then the pages.
+    frames = re.split(r"[\r\n]", result.err)
+    drawn = [f for f in frames if re.search(rf"\| *\d+/{inputs} \[\d\d:\d\d<\d\d:\d\d", f)]
+    assert drawn, result.err
+    assert f"{inputs}/{inputs}" in drawn[-1] and f"{3 * len(MIX)} pages, 0 errors" in drawn[-1]
+    assert "pages/s" in drawn[-1] and result.err.endswith("\n")
+    quiet = run_audit(str(archive / "a.warc"), "--no-progress")
+    assert quiet.err == ""
+
+
+def test_log_lines_go_above_the_progress_bar() -> None:
     stream = io.StringIO()
     progress = Progress(True, total=4, stream=stream)
-    progress.started -= 10  # 10 s in
     progress.advance_inputs(2)
-    line = progress.line(progress.started + 10)
-    assert "2/4 inputs" in line and "ETA 0:10" in line
     log = progress.log_stream()
-    log.write("2026-01-01 [scrapy] INFO: Spider opened\n")
-    text = stream.getvalue()
-    # The log line starts on a cleared line and the progress line is drawn again after it.
-    assert "\r\x1b[K2026-01-01 [scrapy] INFO: Spider opened\n[" in text
+    log.write("2026-01-01 [scrapy.core.engine] INFO: Spider opened\n")
+    progress.advance_inputs(2)
+    progress.close()
+    lines = stream.getvalue().split("\n")
+    logged = next(i for i, line in enumerate(lines) if "Spider opened" in line)
+    # The bar was cleared before the log line (nothing but the clearing on its line) ...
+    assert lines[logged].rsplit("\r", 1)[-1].startswith("2026-01-01 [scrapy.core.engine]")
+    # ... and drawn again after it.
+    assert "4/4" in lines[logged + 1]
+
+
+def test_progress_needs_tqdm_only_when_shown(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # as if it were not installed
+    result = run_audit(str(archive / "a.warc"), "--progress")
+    assert result.status == 0
+    assert "needs tqdm: pip install scrapy-charset[progress]" in result.err
+    assert run_audit(str(archive / "a.warc")).err == ""
+    # Loading the audit command (as Scrapy's command list does) imports no tqdm.
+    code = "import sys, scrapy_charset.tools.audit_command; print('tqdm' in sys.modules)"
+    imported = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              cwd=REPO, timeout=60)
+    assert imported.stdout.strip() == "False", imported.stderr
+
+
+def test_url_audit_keeps_scrapy_log_lines_off_the_progress_line(tmp_path: Path) -> None:
+    from scrapy_charset.tools.demo_site import PAGES, serve
+
+    with serve() as site:
+        urls = [site.url(page) for page in PAGES[:6]]
+        done = subprocess.run(
+            [sys.executable, "-m", "scrapy_charset", "audit", *urls, "--progress",
+             "-s", "LOG_LEVEL=INFO", "-s", "ROBOTSTXT_OBEY=False"],
+            capture_output=True, text=True, cwd=tmp_path, timeout=120,
+            env={**__import__("os").environ, "PYTHONPATH": str(REPO)},
+        )
+    assert done.returncode == 0, done.stderr
+    logged = [line for line in done.stderr.split("\n") if "[scrapy" in line]
+    assert len(logged) > 3, done.stderr
+    for line in logged:  # each log line alone on its line, after the cleared bar
+        assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \[scrapy", line.rsplit("\r", 1)[-1]), line
+        assert "input/s" not in line, line
+    assert re.search(rf"{len(urls)}/{len(urls)} \[", done.stderr)
 
 
 def test_version_and_scrapy_help_headings() -> None:
