@@ -37,7 +37,9 @@ class Progress:
             except ImportError:
                 stream.write(NEEDS_TQDM)
             else:
-                self.bar = tqdm(
+                # No monitor thread: with a thread running, --jobs could not fork its workers.
+                bar = type("AuditBar", (tqdm,), {"monitor_interval": 0})
+                self.bar = bar(
                     total=total, file=stream, unit="input", mininterval=INTERVAL,
                     dynamic_ncols=True, leave=True,
                 )

@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -214,6 +215,12 @@ def test_progress_on_a_real_run_shows_total_eta_and_counts(archive: Path) -> Non
     assert "pages/s" in drawn[-1] and result.err.endswith("\n")
     quiet = run_audit(str(archive / "a.warc"), "--no-progress")
     assert quiet.err == ""
+    # The bar starts no thread (tqdm's monitor), so --jobs still forks its workers.
+    threads = threading.active_count()
+    progress = Progress(True, total=2, stream=io.StringIO())
+    progress.advance_inputs(1)
+    assert threading.active_count() == threads
+    progress.close()
 
 
 def test_log_lines_go_above_the_progress_bar() -> None:
