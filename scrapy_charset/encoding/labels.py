@@ -122,6 +122,10 @@ def lookup(label: str | bytes) -> Encoding | None:
     Python knows (``utf-7``, ``latin_1``, ``cp037``). Bytes are read as ASCII; any other type
     raises ``TypeError``.
     """
+    if type(label) is str:
+        found = _BY_LABEL.get(label)  # a label as the standard writes it (most are)
+        if found is not None:
+            return found
     if isinstance(label, (bytes, bytearray, memoryview)):
         label = bytes(label).decode("latin-1")
     elif not isinstance(label, str):

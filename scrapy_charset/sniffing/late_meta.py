@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import NamedTuple
 
 from ..encoding import lookup
 from .prescan import PRESCAN_LIMIT, MetaDeclaration, _prescan_substitute, extract_encoding_from_meta
@@ -29,54 +28,37 @@ _RAW_TEXT = frozenset(
 )
 
 _TAG_NAME = re.compile(rb"[^\t\n\x0c\r />]*")
-_BEFORE_ATTRIBUTE = re.compile(rb"[\t\n\x0c\r /]*")
-_ATTRIBUTE_NAME_REST = re.compile(rb"[^\t\n\x0c\r /=>]*")
-_WHITESPACE = re.compile(rb"[\t\n\x0c\r ]*")
-_UNQUOTED_VALUE = re.compile(rb"[^\t\n\x0c\r >]*")
+# One step of the tag's tokenization, from after its name or the last attribute: whitespace
+# and "/", then either the ">" that closes the tag or an attribute (its name's first byte may
+# even be "="; whitespace around "="), whose value is quoted, unquoted or absent. A quote
+# without its closing quote (``unclosed``) means the input ends inside the tag.
+_ATTRIBUTE = re.compile(
+    rb"[\t\n\x0c\r /]*"
+    rb"(?:(>)|([^\t\n\x0c\r />][^\t\n\x0c\r /=>]*)[\t\n\x0c\r ]*"
+    rb"(=[\t\n\x0c\r ]*(?:\"([^\"]*)\"|'([^']*)'|([\"'])|([^\t\n\x0c\r >]*)))?)?"
+)
 _COMMENT_END = re.compile(rb"--!?>")
 
 
-class _Tag(NamedTuple):
-    name: bytes
-    end_tag: bool
-    attributes: list[tuple[bytes, bytes]]
-
-
-def _read_tag(data: bytes, position: int, end_tag: bool) -> tuple[_Tag, int] | None:
-    """Tokenize the tag whose name starts at ``position``; ``None`` if the input ends first."""
+def _read_tag(data: bytes, position: int) -> tuple[bytes, list[tuple[bytes, bytes]], int] | None:
+    """Tokenize the tag whose name starts at ``position``: its name, its attributes and the
+    offset past its ``>``; ``None`` if the input ends first."""
     length = len(data)
     name_end = _TAG_NAME.match(data, position).end()  # type: ignore[union-attr]
     name = data[position:name_end].lower()
     position = name_end
     attributes: list[tuple[bytes, bytes]] = []
     while True:
-        position = _BEFORE_ATTRIBUTE.match(data, position).end()  # type: ignore[union-attr]
-        if position >= length:
-            return None
-        if data[position] == 0x3E:
-            return _Tag(name, end_tag, attributes), position + 1
-        # An attribute name; its first byte may even be "=".
-        attr_end = _ATTRIBUTE_NAME_REST.match(data, position + 1).end()  # type: ignore[union-attr]
-        attr_name = data[position:attr_end].lower()
-        position = _WHITESPACE.match(data, attr_end).end()  # type: ignore[union-attr]
-        value = b""
-        if position < length and data[position] == 0x3D:
-            position = _WHITESPACE.match(data, position + 1).end()  # type: ignore[union-attr]
-            if position >= length:
-                return None
-            quote = data[position]
-            if quote in b"\"'":
-                close = data.find(bytes((quote,)), position + 1)
-                if close < 0:
-                    return None
-                value = data[position + 1 : close]
-                position = close + 1
-            elif quote != 0x3E:
-                value_end = _UNQUOTED_VALUE.match(data, position).end()  # type: ignore[union-attr]
-                value = data[position:value_end]
-                position = value_end
+        step = _ATTRIBUTE.match(data, position)
+        close, attribute, equals, double, single, unclosed, bare = step.groups()  # type: ignore[union-attr]
+        position = step.end()  # type: ignore[union-attr]
+        if close is not None:
+            return name, attributes, position
+        if attribute is None or unclosed is not None or (bare == b"" and position >= length):
+            return None  # the input ends inside the tag (or right after "=")
+        value = double if double is not None else single if single is not None else bare
         # Repeated attributes are kept: Chromium's meta reading lets the last one win.
-        attributes.append((attr_name, value))
+        attributes.append((attribute.lower(), value or b""))
 
 
 def _meta_charset(
@@ -138,23 +120,23 @@ def scan_meta_like_chromium(
         nxt = data[lt + 1 : lt + 2]
         if nxt.isalpha() or (nxt == b"/" and data[lt + 2 : lt + 3].isalpha()):
             end_tag = nxt == b"/"
-            read = _read_tag(data, lt + (2 if end_tag else 1), end_tag)
+            read = _read_tag(data, lt + (2 if end_tag else 1))
             if read is None:
                 break
-            tag, position = read
-            if not end_tag and tag.name == b"meta":
-                declaration = _meta_charset(tag.attributes, lt, position)
+            name, attributes, position = read
+            if not end_tag and name == b"meta":
+                declaration = _meta_charset(attributes, lt, position)
                 if declaration is not None:
                     if declaration.encoding is not None:
                         return declaration, ignored
                     ignored.append(declaration)
-            if tag.name not in _HEAD_TAGS and (end_tag or tag.name not in _HEAD_START_ONLY):
+            if name not in _HEAD_TAGS and (end_tag or name not in _HEAD_START_ONLY):
                 in_head = False
             if not end_tag:
-                if tag.name == b"plaintext":
+                if name == b"plaintext":
                     break
-                if tag.name in _RAW_TEXT:
-                    position = _raw_text_end(data, position, tag.name)
+                if name in _RAW_TEXT:
+                    position = _raw_text_end(data, position, name)
         elif data.startswith(b"<!--", lt):
             # "<!-->" and "<!--->" close at once; otherwise the first "-->" or "--!>".
             if data.startswith(b"<!-->", lt) or data.startswith(b"<!--->", lt):
