@@ -42,12 +42,10 @@ from ..sniffing import (
     Decision,
     Declaration,
     Source,
-    decode_html,
-    decode_text,
     is_xml_mime_type,
     sniff_xml,
 )
-from ..sniffing.sniff import decode_as_decided
+from ..sniffing.sniff import decode_as_decided, decode_document
 from .libxml2 import teach_libxml2
 
 
@@ -235,13 +233,15 @@ class BrowserDecoding(NamedTuple):
         if self.kind == "xml" or (content_type and is_xml_mime_type(content_type)):
             decision = sniff_xml(body, content_type or None, forced=self.forced)
             return decode_as_decided(body, decision), decision
-        return (decode_html if self.kind == "html" else decode_text)(
+        # decode_html() or decode_text(), whose one body this is.
+        return decode_document(
             body,
             content_type or None,
-            url=url,
-            forced=self.forced,
-            detector=DEFAULT_DETECTOR if self.detector is _UNSET else self.detector,
-            tld_hint=self.tld_hint,
+            url,
+            self.forced,
+            DEFAULT_DETECTOR if self.detector is _UNSET else self.detector,
+            self.tld_hint,
+            self.kind == "html",
         )
 
 
