@@ -72,7 +72,8 @@ def _document_declarations(data: bytes) -> list[Declaration]:
     declaration."""
     head = data[:PRESCAN_LIMIT]
     found: list[Declaration] = []
-    utf16 = utf16_xml_declaration(head)
+    # "<?x" in UTF-16 has a NUL or "<" second (the cheap test first: most pages have neither).
+    utf16 = utf16_xml_declaration(head) if head[1:2] in b"\x00<" else None
     if utf16 is not None:
         return [Declaration(Source.XML_DECLARATION, _UTF16_XML, utf16)]
     # Chromium's scanner decides (it differs from the spec's prescan on repeated attributes
@@ -94,7 +95,7 @@ def _document_declarations(data: bytes) -> list[Declaration]:
     if meta is not None:
         return found
     # Chromium reads the XML declaration up to its ">", even past the first 1,024 bytes.
-    xml = get_xml_encoding(scanned)
+    xml = get_xml_encoding(scanned) if scanned.startswith(b"<?xml") else None
     if xml is not None:
         found.append(Declaration(Source.XML_DECLARATION, xml[0], xml[1]))
     return found
