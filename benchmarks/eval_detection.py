@@ -1,6 +1,6 @@
 """Detection accuracy on real pages with every in-file declaration neutralised.
 
-Usage: python benchmarks/eval_detection.py [--failures] [--by-encoding] [CORPUS_DIR ...]
+Usage: python benchmarks/eval_detection.py [--failures] [--by-encoding] [--short] [CORPUS_DIR ...]
 (default: the chardet test pages in shared/corpus/dev, found in the nearest parent directory
 that has it, so also from a git worktree, and tests/data/detection, pages written for this
 project in 50 languages by scripts/detection/write_pages.py; scripts/detection/
@@ -133,11 +133,20 @@ def _available(contender: Callable[[bytes, str | None], str | None]) -> bool:
     return True
 
 
+def _is_short(name: str) -> bool:
+    """A short page (200-400 bytes, or a line with a few non-ASCII bytes) by its file name."""
+    return "-short" in name or name.endswith("-few.html")
+
+
 def evaluate(
-    corpus: Path, show_failures: bool, by_encoding: bool, only: list[str] | None = None
+    corpus: Path,
+    show_failures: bool,
+    by_encoding: bool,
+    only: list[str] | None = None,
+    short: bool = False,
 ) -> None:
     rows = [line.split("\t") for line in (corpus / "MANIFEST.tsv").read_text().splitlines()[1:]]
-    rows = [row for row in rows if row and row[0]]
+    rows = [row for row in rows if row and row[0] and (not short or _is_short(row[0]))]
     contenders = {
         name: c for name, c in CONTENDERS.items() if (not only or name in only) and _available(c)
     }
@@ -222,12 +231,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only", action="append", choices=sorted(CONTENDERS), help="these contenders only"
     )
+    parser.add_argument(
+        "--short", action="store_true", help="short pages only (file names with -short, -few)"
+    )
     args = parser.parse_args(argv)
     for corpus in args.corpora:
         if not (corpus / "MANIFEST.tsv").is_file():
             print(f"no MANIFEST.tsv in {corpus}", file=sys.stderr)
             continue
-        evaluate(corpus, args.failures, args.by_encoding, args.only)
+        evaluate(corpus, args.failures, args.by_encoding, args.only, args.short)
         print()
     return 0
 

@@ -113,7 +113,8 @@ _TRADITIONAL_COMMON = (
     "關點正業外將兩高間由問很最重並物手應戰向頭文體政美相見被利什二等產或新己製身果加西月"
 )
 # Chromium reads Greek text that both encodings read alike as ISO-8859-7 when short (a few
-# hundred letters) and as windows-1253 when long (measured at 340 B and 5 KB pages).
+# hundred letters) and as windows-1253 when long (measured at 340 B and 5 KB pages): the
+# non-ASCII bytes of the part of the page looked at are counted.
 _GREEK_LONG_TEXT = 1024
 
 
@@ -470,7 +471,7 @@ def choose_single_byte(
     if preferred is not None and preferred.name in tied:
         choice = preferred
     elif all(name in tied for name in _GREEK_SIBLINGS):
-        long = _high_bytes(sample) >= _GREEK_LONG_TEXT
+        long = _high_bytes(window or sample) >= _GREEK_LONG_TEXT
         choice = get_encoding("windows-1253" if long else "ISO-8859-7")
     else:
         choice = get_encoding(tied[0])
@@ -516,6 +517,9 @@ class CharsetNormalizerDetector:
         sample = text_sample(prefix, self.sample_bytes)
         if sample.isascii():
             return None
+        if 2 * _high_bytes(sample) > len(sample):
+            # Text of a non-Latin script: half the sample holds hundreds of its letters.
+            sample = _cut_at_safe_byte(sample, self.sample_bytes // 2)
         if _isolated_share(sample) > _LATIN_ISOLATED_SHARE:
             # Lone non-ASCII bytes between ASCII letters: Latin-script text.
             return choose_single_byte(sample, tld, LATIN_CANDIDATES, window=prefix)
