@@ -59,7 +59,7 @@ def _words(sentence: str) -> list[str]:
 
 def make_page(index: int) -> tuple[str, bytes, str]:
     """(url, body, Content-Type) of the index-th page: about PAGE_SIZE bytes of paragraphs whose
-    words, links and numbers vary as a real page's do (it gzips about 4-5 times, as HTML does,
+    words, links and numbers vary as a real page's do (it compresses as HTML does,
     not the hundredfold of one paragraph repeated)."""
     sentence, codec, header, declared = KINDS[index % len(KINDS)]
     label = {"cp1251": "windows-1251", "cp932": "Shift_JIS", "cp949": "EUC-KR"}.get(codec, codec)

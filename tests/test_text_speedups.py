@@ -235,6 +235,8 @@ def test_genuine_ukrainian_and_belarusian_are_clean(scanner) -> None:  # type: i
             assert not _text_speedups.text_clean(padded + "\ufffd")
             garbled = padded.encode().decode("cp1251", "replace")
             assert not _text_speedups.text_clean(garbled)
+            # a candidate for its mojibake, not only for the U+FFFD cp1251 leaves (byte 0x98)
+            assert not _text_speedups.mojibake_clean(garbled)
 
 
 @needs_compiled
@@ -267,14 +269,24 @@ def test_a_value_is_counted_as_the_exact_checks_count_it(text: str) -> None:
         assert (found.replacement_chars, found.mojibake_chars) == expected
 
 
-def test_replacement_characters_among_genuine_text_cost_no_exact_check() -> None:
+def test_replacement_characters_among_genuine_text_cost_no_exact_check(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A page read with the wrong encoding leaves U+FFFD among genuine text: the mojibake
-    compiled pre-screen still clears the text, and the counts are right."""
+    compiled pre-screen still clears the text, so the exact count never runs, and the counts
+    are right."""
+    from scrapy_charset.integration import pipeline
     from scrapy_charset.integration.pipeline import check_text
 
     genuine = "Він сказав: «Сёння» — Größe, 東京, Привет \ufffd\ufffd"
     if _text_speedups is not None:  # (the pure-Python pre-screen is byte-level: it looks)
         assert quality.mojibake_clean(genuine)
+        exact_runs: list[str] = []
+        monkeypatch.setattr(
+            pipeline, "count_mojibake",
+            lambda text, **kw: exact_runs.append(text) or quality.count_mojibake(text, **kw),
+        )
+        found = check_text("f", genuine)
+        assert exact_runs == []
+        monkeypatch.undo()
     found = check_text("f", genuine)
     assert found is not None and (found.replacement_chars, found.mojibake_chars) == (2, 0)
     garbled = genuine + " " + "Привет".encode().decode("cp1251")

@@ -44,7 +44,8 @@ def _decode_charmap(data: bytes, encoding_name: str) -> str:
 
 def holds_word(data: bytes, word: bytes, end: int) -> bool:
     """Whether ``data[:end]`` holds ``word`` (lowercase ASCII letters) in any ASCII letter
-    case: ``word in data[:end].lower()``, without the copy when compiled."""
+    case: ``word in data[:end].lower()``, without the copy when compiled. ``end`` is a
+    length (not negative)."""
     if compiled is not None:
         return compiled.holds_word(data, word, end)  # type: ignore[no-any-return]
     return word in data[:end].lower()

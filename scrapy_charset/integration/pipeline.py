@@ -53,11 +53,12 @@ def check_text(path: str, text: str, state: FieldState | None = None) -> ValueCh
     replacements = text.count("\ufffd")
     # Without U+FFFD the failed check was a mojibake candidate; with one, the same compiled
     # check without U+FFFD rules most such texts out first (a page read with the wrong
-    # encoding leaves U+FFFD among genuine text).
+    # encoding leaves U+FFFD among genuine text). Either way the pre-screen has run: the
+    # exact count follows without it.
     if replacements and mojibake_clean(text):
         mojibake = 0
     else:
-        mojibake = count_mojibake(text, prechecked=not replacements)
+        mojibake = count_mojibake(text, prechecked=True)
     if not replacements and not mojibake:
         return None
     return ValueCheck(path, replacements, mojibake, state, text)

@@ -457,13 +457,13 @@ def choose_single_byte(
     if ranked is None or c1 or candidates != CANDIDATES:
         ranked = ranked_readings(sample, candidates, ISO_8859 if c1 else frozenset())
     names, top = ranked
-    tied = list(names)
-    if len(tied) > 1 and len(window) > len(sample):
-        tied = _rerank_on_window(sample, tied, window)
     if _is_no_language(sample, top):
         # Text in an encoding no browser has (DOS or Mac code pages): no reading is right;
         # like Chromium, the TLD's default or windows-1252.
         return None
+    tied = list(names)
+    if len(tied) > 1 and len(window) > len(sample):
+        tied = _rerank_on_window(sample, tied, window)
     # Readings as good as each other: those whose words are clearly of the language their
     # letters say, then those that read as the TLD's language.
     tied = prefer_words(sample, tied)

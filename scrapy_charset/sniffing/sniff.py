@@ -251,7 +251,7 @@ def _tentative(
             label = None if declaration.label == _UTF16_XML else declaration.label
             return decide(declaration.encoding, declaration.source, label), None
 
-    if html and any(d.encoding is None and d.source in _PAGE_SOURCES for d in losers):
+    if html and any(_names_unknown_encoding(d) for d in losers):
         # The page names an encoding no browser knows: read as Chromium reads it.
         return decide(*_as_chromium_reads(data, url, detector, tld_hint)), None
 
@@ -282,6 +282,18 @@ def _tentative(
 
 # Where a declaration the page carries comes from (not the user's forced encoding).
 _PAGE_SOURCES = (Source.HEADER, Source.META, Source.LATE_META, Source.XML_DECLARATION)
+_HTML_WHITESPACE = " \t\n\f\r"
+
+
+def _names_unknown_encoding(declaration: Declaration) -> bool:
+    """Whether the page's own ``declaration`` names an encoding no browser knows. An empty
+    label (``charset=""``, ``<meta charset="">``) names none: it counts as no label, as
+    ``charset=`` does."""
+    return (
+        declaration.encoding is None
+        and declaration.source in _PAGE_SOURCES
+        and bool(declaration.label.strip(_HTML_WHITESPACE))
+    )
 # What Chromium's detector shows for text the project detects as the key (measured,
 # tests/data/chromium/FINDINGS.md): a sibling, or windows-1252 for encodings it never
 # detects. UTF-8, BOM-less UTF-16 and ISO-2022-JP are never detected either.

@@ -150,7 +150,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None,
-        help="progress line on stderr (default only when stderr is a terminal)",
+        help="progress bar on stderr, needs tqdm (default only when stderr is a terminal)",
     )
     group.add_argument(
         "--summary-json", metavar="FILE",
@@ -484,7 +484,7 @@ def run(
         audit = Audit(
             Writer(out, opts.output_format, opts.summary_only),
             summary,
-            make_progress(progress_on, len(units), len(plan.urls), stderr),
+            make_progress(progress_on, len(units), len(plan.urls), stderr, opts.progress is True),
             browser,
             opts.fail_on,
             max(opts.examples, 0),

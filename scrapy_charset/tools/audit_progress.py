@@ -21,9 +21,12 @@ NEEDS_TQDM = "audit: the progress display needs tqdm: pip install scrapy-charset
 
 class Progress:
     """Counts pages and inputs; draws them with tqdm when ``enabled``, at most ten times a
-    second."""
+    second. Without tqdm, says so once if the display was ``asked`` for (``--progress``),
+    nothing if it was only on by default (stderr a terminal)."""
 
-    def __init__(self, enabled: bool, total: int | None, stream: TextIO) -> None:
+    def __init__(
+        self, enabled: bool, total: int | None, stream: TextIO, asked: bool = True
+    ) -> None:
         self.stream = stream
         self.total = total  # inputs: files, WARCs, cache entries and URLs
         self.pages = 0  # pages and errors
@@ -35,7 +38,8 @@ class Progress:
             try:
                 from tqdm import tqdm
             except ImportError:
-                stream.write(NEEDS_TQDM)
+                if asked:
+                    stream.write(NEEDS_TQDM)
             else:
                 # No monitor thread: with a thread running, --jobs could not fork its workers.
                 bar = type("AuditBar", (tqdm,), {"monitor_interval": 0})
@@ -96,5 +100,7 @@ class _AroundProgress(io.TextIOBase):
         self.progress.stream.flush()
 
 
-def make_progress(enabled: bool, inputs: int, urls: int, stream: TextIO) -> Progress:
-    return Progress(enabled, total=(inputs + urls) or None, stream=stream)
+def make_progress(
+    enabled: bool, inputs: int, urls: int, stream: TextIO, asked: bool = True
+) -> Progress:
+    return Progress(enabled, total=(inputs + urls) or None, stream=stream, asked=asked)

@@ -69,7 +69,8 @@ def _positional(a: str, b: str) -> tuple[int, str]:
     In C loops only: the XOR of both texts' UTF-32 code units, one flag byte per position."""
     if a == b:
         return 0, ""
-    ua, ub = a.encode("utf-32-le"), b.encode("utf-32-le")
+    # surrogatepass: a lone surrogate (Python's UTF-7 decoder makes them) is a code unit too
+    ua, ub = a.encode("utf-32-le", "surrogatepass"), b.encode("utf-32-le", "surrogatepass")
     xored = int.from_bytes(ua, "little") ^ int.from_bytes(ub, "little")
     nonzero = xored.to_bytes(len(ua), "little").translate(_NONZERO)
     # A code point has three significant bytes; a position differs where one of them does.

@@ -123,3 +123,31 @@ def test_a_label_no_browser_knows_reads_as_chromium_shows_it() -> None:
     assert decode_html(unlabelled)[0] == unlabelled.decode("utf-8")
     # The user's own forced label is no label of the page: it is ignored, the true text stays.
     assert decode_html(unlabelled, forced="utf8mb4")[0] == unlabelled.decode("utf-8")
+
+
+UTF8_PAGE = "<p>Größe, Привет, 東京</p>".encode()
+
+
+@pytest.mark.parametrize(
+    "content_type, prefix",
+    [
+        ('text/html; charset=""', b""),
+        ('text/html; charset=" "', b""),
+        ("text/html", b'<meta charset="">'),
+        ("text/html", b"<meta charset=' \t'>"),
+        ("text/html", b'<meta http-equiv="Content-Type" content="text/html; charset=\'\'">'),
+    ],
+)
+def test_an_empty_label_counts_as_no_label(content_type: str, prefix: bytes) -> None:
+    """An empty label names no encoding, known or unknown: the page reads as with no label
+    at all (``charset=``), not as a page labelled with a name no browser knows."""
+    body = prefix + UTF8_PAGE
+    unlabelled = decode_html(body, "text/html; charset=", url="http://example.com/")
+    text, decision = decode_html(body, content_type, url="http://example.com/")
+    assert (text, decision.encoding, decision.source) == (
+        unlabelled[0], unlabelled[1].encoding, unlabelled[1].source
+    )
+    assert "Größe, Привет, 東京" in text
+    # while a non-empty unknown label is read as Chromium shows it (windows-1252 here)
+    junk = decode_html(UTF8_PAGE, "text/html; charset=utf8mb4", url="http://example.com/")
+    assert junk[1].encoding.name == "windows-1252"

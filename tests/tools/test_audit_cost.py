@@ -135,13 +135,14 @@ def test_counts_only_the_characters_that_differ() -> None:
 
 
 def test_positional_count_matches_a_character_by_character_count() -> None:
-    """The XOR of UTF-32 code units finds exactly the differing positions, astral too."""
+    """The XOR of UTF-32 code units finds exactly the differing positions, astral and lone
+    surrogates too."""
     from random import Random
 
     from scrapy_charset.tools.audit_severity import _positional
 
     rng = Random(7)
-    alphabet = "ab\x00é€\x80\x9f\u0100\u0101\U0001f600\U0001f601\U0010ffff"
+    alphabet = "ab\x00é€\x80\x9f\u0100\u0101\ud800\udfff\U0001f600\U0001f601\U0010ffff"
     for _ in range(2000):
         a = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
         b = "".join(rng.choice(alphabet) if rng.random() < 0.3 else c for c in a)

@@ -247,6 +247,10 @@ def test_progress_needs_tqdm_only_when_shown(
     assert result.status == 0
     assert "needs tqdm: pip install scrapy-charset[progress]" in result.err
     assert run_audit(str(archive / "a.warc")).err == ""
+    # On by default (stderr a terminal) but not asked for: no word about tqdm.
+    quiet = io.StringIO()
+    Progress(True, total=1, stream=quiet, asked=False).close()
+    assert quiet.getvalue() == ""
     # Loading the audit command (as Scrapy's command list does) imports no tqdm.
     code = "import sys, scrapy_charset.tools.audit_command; print('tqdm' in sys.modules)"
     imported = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
