@@ -12,6 +12,7 @@ import csv
 import fcntl
 import fnmatch
 import functools
+import gzip
 import io
 import logging
 import os
@@ -606,10 +607,12 @@ def warc_failure(exc: BaseException, at: int, offset: int) -> str:
     where = f"record {at} (byte {offset})" if at > 1 else "record 1"
     text = str(exc)
     name = type(exc).__name__
-    if isinstance(exc, (zlib.error, EOFError)) or name == "BadGzipFile" or "gzip" in text.lower():
-        if "recompress" in text:  # warcio: several records in one gzip member
-            return (f"unsupported WARC at {where}: gzip'd as one stream, not one gzip member per"
-                    " record (fix it with: warcio recompress IN OUT)")
+    # Told apart by the exception's type and where it was raised, never by its text: a
+    # message quotes the file's bytes, which may say anything ("gzip" too).
+    if raised_in(exc, "_raise_invalid_gzip_err"):  # warcio: several records in one member
+        return (f"unsupported WARC at {where}: gzip'd as one stream, not one gzip member per"
+                " record (fix it with: warcio recompress IN OUT)")
+    if isinstance(exc, (zlib.error, EOFError, gzip.BadGzipFile)):
         return f"corrupt gzip data in {where}: {clean_message(text, 80) or name}"
     if name == "ArchiveLoadFailed" and "first line" in text:
         line = text.partition("first line:")[2].strip()  # a list's repr: ['WARC/1.0']
@@ -625,6 +628,16 @@ def warc_failure(exc: BaseException, at: int, offset: int) -> str:
         return f"corrupt WARC at {where}: {clean_message(text, 80)}"
     return (f"truncated or corrupt WARC: the headers of {where} are cut short or malformed"
             f" (the WARC reader failed with {name})")
+
+
+def raised_in(exc: BaseException, function: str) -> bool:
+    """Whether ``exc`` was raised inside a function of that name (its innermost frame)."""
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code.co_name == function
 
 
 def _missing_bytes(record: Any) -> int:

@@ -8,7 +8,6 @@ import json
 import re
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -215,12 +214,35 @@ def test_progress_on_a_real_run_shows_total_eta_and_counts(archive: Path) -> Non
     assert "pages/s" in drawn[-1] and result.err.endswith("\n")
     quiet = run_audit(str(archive / "a.warc"), "--no-progress")
     assert quiet.err == ""
-    # The bar starts no thread (tqdm's monitor), so --jobs still forks its workers.
-    threads = threading.active_count()
-    progress = Progress(True, total=2, stream=io.StringIO())
-    progress.advance_inputs(1)
-    assert threading.active_count() == threads
-    progress.close()
+
+
+# In a fresh process (where no tqdm bar ever started tqdm's monitor thread): the audit's bar
+# starts no thread, so --jobs still forks; a plain tqdm bar then does start one, which shows
+# that the check sees such a thread.
+MONITOR_CHECK = """
+import io, threading
+from tqdm import tqdm
+from scrapy_charset.tools.audit_parallel import pool_context
+from scrapy_charset.tools.audit_progress import Progress
+progress = Progress(True, total=2, stream=io.StringIO())
+progress.advance_inputs(1)
+print(threading.active_count(), pool_context().get_start_method())
+progress.close()
+bar = tqdm(total=2, file=io.StringIO())
+print(threading.active_count(), pool_context().get_start_method())
+bar.close()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is used on Linux only")
+def test_progress_bar_starts_no_monitor_thread() -> None:
+    pytest.importorskip("tqdm")
+    done = subprocess.run([sys.executable, "-c", MONITOR_CHECK], capture_output=True, text=True,
+                          cwd=REPO, timeout=60)
+    assert done.returncode == 0, done.stderr
+    ours, plain = done.stdout.split("\n")[:2]
+    assert ours == "1 fork"
+    assert plain == "2 spawn"  # tqdm's own default: a monitor thread, and no fork after it
 
 
 def test_log_lines_go_above_the_progress_bar() -> None:

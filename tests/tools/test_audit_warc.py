@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import random
+import zlib
 from pathlib import Path
 
 import pytest
@@ -220,6 +221,38 @@ def test_every_class_of_warc_damage_gets_a_clear_error(tmp_path: Path) -> None:
     for label, data in gzipped.items():
         path.write_bytes(data)
         _assert_clear(list(read_warc(path)), label)
+
+
+def test_warc_errors_are_told_apart_by_what_failed_not_by_their_words(tmp_path: Path) -> None:
+    """A reader error quoting bytes that say "gzip" is no gzip error; gzip damage is, and one
+    stream holding several records is named as such."""
+    whole = write_mix_warc(tmp_path / "whole.warc", gzipped=False)
+    records = _split(whole)
+    path = tmp_path / "notes.warc"
+    path.write_bytes(b"<p>gzip notes</p>\n" * 20)
+    [page] = list(read_warc(path))
+    assert str(page.error).startswith("not a WARC or ARC file"), page.error
+    assert "gzip" in str(page.error)  # the bytes are quoted ...
+    assert "corrupt gzip" not in str(page.error)  # ... and do not decide the class
+    changed = list(records)
+    changed[RESPONSE] = b"gzip'd record follows\r\n" + changed[RESPONSE].split(b"\r\n", 1)[1]
+    path.write_bytes(b"".join(changed))
+    errors = [str(p.error) for p in read_warc(path) if p.error is not None]
+    assert len(errors) == 1 and errors[0].startswith(
+        f"corrupt WARC: record {RESPONSE + 1} (byte"), errors
+    path = tmp_path / "stream.warc.gz"
+    path.write_bytes(gzip.compress(whole))  # one gzip stream, not one member per record
+    errors = [str(p.error) for p in read_warc(path) if p.error is not None]
+    assert len(errors) == 1 and errors[0].startswith("unsupported WARC at record 2"), errors
+    assert "warcio recompress" in errors[0]
+    # Damage to the gzip data itself: the inflater's own errors, whatever their words.
+    from scrapy_charset.tools.audit_inputs import warc_failure
+
+    for exc in (zlib.error("Error -3 while decompressing data: invalid distance"),
+                EOFError("Compressed file ended before the end-of-stream marker was reached"),
+                gzip.BadGzipFile("Not a gzipped file (b'WA')")):
+        assert warc_failure(exc, 3, 900).startswith("corrupt gzip data in record 3 (byte 900)")
+    assert not warc_failure(ValueError("gzip"), 3, 900).startswith("corrupt gzip")
 
 
 def test_damaged_warcs_give_a_failing_status_and_no_traceback(tmp_path: Path) -> None:
