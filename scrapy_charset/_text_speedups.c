@@ -19,8 +19,9 @@
 /* One bit per BMP character: bit m of leads[c] / continuations[c] for misreading m. */
 static unsigned char leads[BMP];
 static unsigned char continuations[BMP];
-/* The lowest and highest lead and continuation characters (set by configure()). */
-static Py_UCS4 lead_lo = BMP, lead_hi = 0;
+/* The highest lead character (set by configure()): a character above it is no lead, and the
+ * tables are never read beyond the BMP. */
+static Py_UCS4 lead_hi = 0;
 static int configured = 0;
 
 /* The fewest continuation characters a lead character announces (1 to 3), over the
@@ -139,33 +140,38 @@ closer_look(PyObject *text, int kind, const void *data, Py_ssize_t n, int fffd)
            explained_in_part(kind, data, n);
 }
 
-/* The exact test over characters [from, to): on a suspect, the caller returns the closer look. */
-#define EXACT(from, to)                                                                       \
-    do {                                                                                      \
-        for (Py_ssize_t j_ = (from); j_ < (to); j_++) {                                       \
-            if (suspect_at(kind, data, n, j_, fffd)) {                                        \
-                return closer_look(text, kind, data, n, fffd);                                \
-            }                                                                                 \
-        }                                                                                     \
-    } while (0)
+/* Whether a suspect is among characters [from, n), one at a time. */
+static int
+suspect_from(int kind, const void *data, Py_ssize_t n, Py_ssize_t from, int fffd)
+{
+    for (Py_ssize_t i = from; i < n; i++) {
+        if (suspect_at(kind, data, n, i, fffd)) {
+            return 1;
+        }
+    }
+    return 0;
+}
 
 /* The block filter's ranges. A lead character is in [LEAD_LATIN_LO, LEAD_LATIN_HI] (Latin-1 and
- * Latin Extended-A: windows-1252 and windows-1250) or [LEAD_CYR_LO, LEAD_CYR_HI] (windows-1251's
- * В-я); those in TWO_MORE_* announce at least two continuation characters. A continuation
- * character is in one of CONTINUATION_RANGES. configure() checks that the configured characters
- * keep to these ranges, so a block the filter passes over holds no suspect. */
+ * Latin Extended-A: windows-1252 and windows-1250; up to U+00FF, in [LEAD_LATIN_LO,
+ * NARROW_LEAD_HI]) or in [LEAD_CYR_LO, LEAD_CYR_HI] (windows-1251's В-я). A continuation
+ * character is in one of CONTINUATION_RANGES: they leave out ASCII, the Latin-1 letters, а-я,
+ * CJK and Hangul, so that genuine text in any script rarely has a lead before one.
+ * configure() checks that the configured characters keep to these ranges, so a lane the
+ * filter passes over is no suspect. */
 #define LEAD_LATIN_LO 0x00C2
 #define LEAD_LATIN_HI 0x0170
+#define NARROW_LEAD_HI 0x00F4
 #define LEAD_CYR_LO 0x0412
 #define LEAD_CYR_HI 0x0444
-#define TWO_MORE_LATIN_LO 0x00E0
-#define TWO_MORE_LATIN_HI 0x00F4
-#define TWO_MORE_CYR_LO 0x0430
-#define TWO_MORE_CYR_HI 0x0444
+#define CONT0_LO 0x0080
+#define CONT0_HI 0x00BF
+#define CONT1_LO 0x0104
+#define CONT1_HI 0x040F
+#define CONT2_LO 0x0451
+#define CONT2_HI 0x2122
 static const Py_UCS4 CONTINUATION_RANGES[][2] = {
-    {0x0080, 0x00BF}, {0x0104, 0x0105}, {0x013D, 0x0142}, {0x0152, 0x0165}, {0x0178, 0x0192},
-    {0x02C6, 0x02DD}, {0x0401, 0x040F}, {0x0451, 0x0491}, {0x2013, 0x2122},
-};
+    {CONT0_LO, CONT0_HI}, {CONT1_LO, CONT1_HI}, {CONT2_LO, CONT2_HI}};
 #define N_CONTINUATION_RANGES (sizeof(CONTINUATION_RANGES) / sizeof(CONTINUATION_RANGES[0]))
 
 static int
@@ -179,27 +185,46 @@ in_continuation_ranges(Py_UCS4 c)
     return 0;
 }
 
-/* A scanner reads blocks of 16 or 32 bytes from character *at on and stops at the first block
- * where a lead character comes before a continuation character (and, for a lead announcing two
- * or more, before two), or where U+FFFD is: it returns the block's mask (the top bit of each
- * byte of the lanes that need the exact test) with *at set to the block's start, or 0 with *at
- * where the blocks end. With GCC/Clang vector types this compiles to SSE2 (or AVX2, chosen at
- * run time), or NEON code: genuine text in any script costs a few compares per block, and most
- * blocks of CJK, Greek, Arabic or Indic text stop at the first test (no lead character). */
-typedef uint32_t (*scanner)(const void *data, Py_ssize_t n, Py_ssize_t *at);
+/* A scanner says whether a text of one kind holds a suspect. It reads blocks of 16 or 32 bytes
+ * and gives the exact test only the lanes of a block where a lead character comes before a
+ * continuation character, or where U+FFFD is: one test per block, without a branch. The last
+ * block ends at the last character but one, overlapping the one before (whose lanes it leaves
+ * out); the last character has no lane (nothing comes after it), and shorter texts none: the
+ * exact test reads those. With GCC/Clang vector types it compiles to SSE2 (or AVX2, chosen at
+ * run time) or NEON code. */
+typedef int (*scanner)(const void *data, Py_ssize_t n, int fffd);
 
 #if defined(__GNUC__) || defined(__clang__)
 typedef uint8_t u8x16 __attribute__((vector_size(16)));
+typedef int8_t s8x16 __attribute__((vector_size(16)));
 typedef uint16_t u16x8 __attribute__((vector_size(16)));
+typedef int16_t s16x8 __attribute__((vector_size(16)));
 typedef uint32_t u32x4 __attribute__((vector_size(16)));
+typedef int32_t s32x4 __attribute__((vector_size(16)));
 
-/* Lanes of v in [lo, hi] (all bits set), as a vector of the same type. */
-#define IN(VEC, TYPE, v, lo, hi) ((VEC)(((v) - (TYPE)(lo)) <= (TYPE)((hi) - (lo))))
+/* A constant the compiler keeps in a register (or on the stack) rather than building it again
+ * in the loop each time (GCC rebuilds broadcast constants: half the loop's instructions). */
+#if defined(__x86_64__) || defined(__i386__)
+#define OPAQUE(x) ({ __typeof__(x) k_ = (x); __asm__("" : "+x"(k_)); k_; })
+#elif defined(__aarch64__)
+#define OPAQUE(x) ({ __typeof__(x) k_ = (x); __asm__("" : "+w"(k_)); k_; })
+#else
+#define OPAQUE(x) (x)
+#endif
 
-#define LOAD(VEC, from)                                                                       \
+/* The range [lo, hi] as two constants of the scanner's types (lane_t, vec_t...) and IN(v, NAME),
+ * its lanes of v (all bits set): v - lo moved into the signed range and compared once, as
+ * vector units compare signed lanes only. */
+#define SIGN ((lane_t)1 << (8 * sizeof(lane_t) - 1))
+#define RANGE(NAME, lo, hi)                                                                   \
+    const vec_t NAME##_lo = OPAQUE((vec_t){} + (lane_t)((lo) + SIGN));                       \
+    const svec_t NAME##_n = OPAQUE((svec_t){} + (slane_t)(lane_t)((hi) - (lo) + 1 + SIGN))
+#define IN(v, NAME) ((vec_t)((svec_t)((v) - NAME##_lo) < NAME##_n))
+
+#define LOAD(from)                                                                            \
     ({                                                                                        \
-        VEC v_;                                                                               \
-        memcpy(&v_, (from), sizeof(VEC));                                                     \
+        vec_t v_;                                                                             \
+        memcpy(&v_, (from), sizeof(vec_t));                                                   \
         v_;                                                                                   \
     })
 
@@ -215,78 +240,76 @@ typedef uint32_t u32x4 __attribute__((vector_size(16)));
     })
 #endif
 
-/* (the ranges of CONTINUATION_RANGES) */
-#define WIDE_CONTINUATION(VEC, TYPE, v)                                                       \
-    (IN(VEC, TYPE, v, 0x0080, 0x00BF) | IN(VEC, TYPE, v, 0x0104, 0x0105) |                    \
-     IN(VEC, TYPE, v, 0x013D, 0x0142) | IN(VEC, TYPE, v, 0x0152, 0x0165) |                    \
-     IN(VEC, TYPE, v, 0x0178, 0x0192) | IN(VEC, TYPE, v, 0x02C6, 0x02DD) |                    \
-     IN(VEC, TYPE, v, 0x0401, 0x040F) | IN(VEC, TYPE, v, 0x0451, 0x0491) |                    \
-     IN(VEC, TYPE, v, 0x2013, 0x2122))
+/* Whether a suspect is in a lane of the block at `at` with its bits set in the mask. */
+static inline int
+suspect_in(uint32_t bits, int kind, const void *data, Py_ssize_t n, Py_ssize_t at, int fffd)
+{
+    while (bits) {
+        unsigned lane = (unsigned)__builtin_ctz(bits) / (unsigned)kind;
+        bits &= ~(((1u << kind) - 1) << (lane * (unsigned)kind));
+        if (suspect_at(kind, data, n, at + lane, fffd)) {
+            return 1;
+        }
+    }
+    return 0;
+}
 
-/* A scanner over the blocks of one string kind: BLOCK sets `hit` for the block at i (or goes
- * on to the next block at once). */
-#define SCANNER(NAME, ATTR, TYPE, VEC, MASK, BLOCK)                                           \
-    ATTR static uint32_t NAME(const void *data, Py_ssize_t n, Py_ssize_t *at)                \
+/* 2- and 4-byte strings: a lead character before a continuation character, or U+FFFD. */
+#define WIDE_RANGES                                                                           \
+    RANGE(latin, LEAD_LATIN_LO, LEAD_LATIN_HI);                                               \
+    RANGE(cyrillic, LEAD_CYR_LO, LEAD_CYR_HI);                                                \
+    RANGE(cont0, CONT0_LO, CONT0_HI);                                                         \
+    RANGE(cont1, CONT1_LO, CONT1_HI);                                                         \
+    RANGE(cont2, CONT2_LO, CONT2_HI);                                                         \
+    const vec_t replacement = OPAQUE((vec_t){} + (lane_t)0xFFFD)
+#define WIDE_HITS(here, next)                                                                 \
+    (((IN(here, latin) | IN(here, cyrillic)) &                                                \
+      (IN(next, cont0) | IN(next, cont1) | IN(next, cont2))) |                                \
+     (vec_t)(here == replacement))
+/* 1-byte strings (no U+FFFD; the only continuation characters up to U+00FF are U+0080-00BF). */
+#define NARROW_RANGES                                                                         \
+    RANGE(latin, LEAD_LATIN_LO, NARROW_LEAD_HI);                                              \
+    RANGE(cont0, CONT0_LO, CONT0_HI)
+#define NARROW_HITS(here, next) (IN(here, latin) & IN(next, cont0))
+
+/* A scanner over the blocks of one string kind (TYPES: its lane_t, slane_t, vec_t, svec_t);
+ * HITS(here, next) gives the lanes needing the exact test from a block's characters (here)
+ * and those after them (next), with the constants of RANGES. */
+#define SCANNER(NAME, ATTR, TYPES, MASK, RANGES, HITS)                                        \
+    ATTR static int NAME(const void *data, Py_ssize_t n, int fffd)                            \
     {                                                                                         \
-        const TYPE *chars = (const TYPE *)data;                                               \
-        const Py_ssize_t per_block = sizeof(VEC) / sizeof(TYPE);                              \
-        Py_ssize_t i = *at;                                                                   \
-        for (; i + per_block + 2 <= n; i += per_block) {                                      \
-            BLOCK(TYPE, VEC, MASK);                                                           \
-            uint32_t bits = MASK(hit);                                                        \
-            if (bits) {                                                                       \
-                *at = i;                                                                      \
-                return bits;                                                                  \
+        TYPES;                                                                                \
+        RANGES;                                                                               \
+        const lane_t *chars = (const lane_t *)data;                                           \
+        const int kind = sizeof(lane_t);                                                      \
+        const Py_ssize_t per_block = sizeof(vec_t) / kind;                                    \
+        Py_ssize_t i = 0;                                                                     \
+        for (; i + per_block < n; i += per_block) {                                           \
+            uint32_t bits = MASK(HITS(LOAD(chars + i), LOAD(chars + i + 1)));                 \
+            if (bits && suspect_in(bits, kind, data, n, i, fffd)) {                           \
+                return 1;                                                                     \
             }                                                                                 \
         }                                                                                     \
-        *at = i;                                                                              \
-        return 0;                                                                             \
-    }
-
-/* 2- and 4-byte strings. */
-#define WIDE_BLOCK(TYPE, VEC, MASK)                                                           \
-    VEC here = LOAD(VEC, chars + i);                                                          \
-    VEC lead = IN(VEC, TYPE, here, LEAD_LATIN_LO, LEAD_LATIN_HI) |                            \
-               IN(VEC, TYPE, here, LEAD_CYR_LO, LEAD_CYR_HI);                                 \
-    VEC fffd = (VEC)(here == (TYPE)0xFFFD);                                                   \
-    VEC first = lead | fffd;                                                                  \
-    if (!MASK(first)) {                                                                       \
-        continue;                                                                             \
-    }                                                                                         \
-    /* (a coarse test first: ASCII, Latin-1 letters, а-п, CJK, Hangul... pass it) */          \
-    VEC next = LOAD(VEC, chars + i + 1);                                                      \
-    VEC hit = lead & (IN(VEC, TYPE, next, 0x0080, 0x00BF) | IN(VEC, TYPE, next, 0x0104, 0x040F) | \
-                      IN(VEC, TYPE, next, 0x0451, 0x2122));                                   \
-    if (MASK(hit)) {                                                                          \
-        hit &= WIDE_CONTINUATION(VEC, TYPE, next);                                            \
-        VEC two_more = IN(VEC, TYPE, here, TWO_MORE_LATIN_LO, TWO_MORE_LATIN_HI) |            \
-                       IN(VEC, TYPE, here, TWO_MORE_CYR_LO, TWO_MORE_CYR_HI);                 \
-        VEC wants_two = hit & two_more;                                                       \
-        if (MASK(wants_two)) {                                                                \
-            VEC after = LOAD(VEC, chars + i + 2);                                             \
-            hit &= ~two_more | WIDE_CONTINUATION(VEC, TYPE, after);                           \
+        if (i < n - 1 && n > per_block) {                                                     \
+            Py_ssize_t last = n - 1 - per_block; /* (its lanes before i are tested) */        \
+            uint32_t bits = MASK(HITS(LOAD(chars + last), LOAD(chars + last + 1)));           \
+            bits &= ~(uint32_t)0 << ((i - last) * kind);                                      \
+            if (bits && suspect_in(bits, kind, data, n, last, fffd)) {                        \
+                return 1;                                                                     \
+            }                                                                                 \
+            i = n - 1;                                                                        \
         }                                                                                     \
-    }                                                                                         \
-    hit |= fffd
-
-/* 1-byte strings (no U+FFFD; the only continuation characters up to U+00FF are U+0080-00BF). */
-#define NARROW_BLOCK(TYPE, VEC, MASK)                                                         \
-    VEC here = LOAD(VEC, chars + i);                                                          \
-    VEC hit = IN(VEC, TYPE, here, LEAD_LATIN_LO, TWO_MORE_LATIN_HI);                          \
-    if (!MASK(hit)) {                                                                         \
-        continue;                                                                             \
-    }                                                                                         \
-    VEC next = LOAD(VEC, chars + i + 1);                                                      \
-    hit &= IN(VEC, TYPE, next, 0x80, 0xBF);                                                   \
-    if (MASK(hit)) {                                                                          \
-        VEC two_more = IN(VEC, TYPE, here, TWO_MORE_LATIN_LO, TWO_MORE_LATIN_HI);             \
-        VEC after = LOAD(VEC, chars + i + 2);                                                 \
-        hit &= ~two_more | IN(VEC, TYPE, after, 0x80, 0xBF);                                  \
+        return suspect_from(kind, data, n, i, fffd);                                          \
     }
+#define LANES(TYPE, STYPE, VEC, SVEC)                                                         \
+    typedef TYPE lane_t;                                                                      \
+    typedef STYPE slane_t;                                                                    \
+    typedef VEC vec_t;                                                                        \
+    typedef SVEC svec_t
 
-SCANNER(wide2_16, , Py_UCS2, u16x8, MASK16, WIDE_BLOCK)
-SCANNER(wide4_16, , Py_UCS4, u32x4, MASK16, WIDE_BLOCK)
-SCANNER(narrow_16, , uint8_t, u8x16, MASK16, NARROW_BLOCK)
+SCANNER(wide2_16, , LANES(Py_UCS2, int16_t, u16x8, s16x8), MASK16, WIDE_RANGES, WIDE_HITS)
+SCANNER(wide4_16, , LANES(Py_UCS4, int32_t, u32x4, s32x4), MASK16, WIDE_RANGES, WIDE_HITS)
+SCANNER(narrow_16, , LANES(uint8_t, int8_t, u8x16, s8x16), MASK16, NARROW_RANGES, NARROW_HITS)
 static scanner scan_narrow = narrow_16, scan_wide2 = wide2_16, scan_wide4 = wide4_16;
 
 #if defined(__x86_64__) && !defined(_MSC_VER)
@@ -294,24 +317,24 @@ static scanner scan_narrow = narrow_16, scan_wide2 = wide2_16, scan_wide4 = wide
 #define HAVE_AVX2_SCANNERS 1
 #include <immintrin.h>
 typedef uint8_t u8x32 __attribute__((vector_size(32)));
+typedef int8_t s8x32 __attribute__((vector_size(32)));
 typedef uint16_t u16x16 __attribute__((vector_size(32)));
+typedef int16_t s16x16 __attribute__((vector_size(32)));
 #define MASK32(v) ((uint32_t)_mm256_movemask_epi8((__m256i)(v)))
 #define AVX2 __attribute__((target("avx2")))
-SCANNER(wide2_32, AVX2, Py_UCS2, u16x16, MASK32, WIDE_BLOCK)
-SCANNER(narrow_32, AVX2, uint8_t, u8x32, MASK32, NARROW_BLOCK)
+SCANNER(wide2_32, AVX2, LANES(Py_UCS2, int16_t, u16x16, s16x16), MASK32, WIDE_RANGES, WIDE_HITS)
+SCANNER(narrow_32, AVX2, LANES(uint8_t, int8_t, u8x32, s8x32), MASK32, NARROW_RANGES, NARROW_HITS)
 #endif
-#define CTZ(x) ((unsigned)__builtin_ctz(x))
 #else /* no vector types: the exact test reads every character */
-static uint32_t
-no_blocks(const void *data, Py_ssize_t n, Py_ssize_t *at)
-{
-    (void)data;
-    (void)n;
-    (void)at;
-    return 0;
-}
-static scanner scan_narrow = no_blocks, scan_wide2 = no_blocks, scan_wide4 = no_blocks;
-#define CTZ(x) 0u /* (never called: no block is ever found) */
+#define EVERY_CHARACTER(NAME, KIND)                                                           \
+    static int NAME(const void *data, Py_ssize_t n, int fffd)                                 \
+    {                                                                                         \
+        return suspect_from(KIND, data, n, 0, fffd);                                          \
+    }
+EVERY_CHARACTER(every1, PyUnicode_1BYTE_KIND)
+EVERY_CHARACTER(every2, PyUnicode_2BYTE_KIND)
+EVERY_CHARACTER(every4, PyUnicode_4BYTE_KIND)
+static scanner scan_narrow = every1, scan_wide2 = every2, scan_wide4 = every4;
 #endif
 
 /* Use the AVX2 scanners (when built with them and the CPU has AVX2) or the 16-byte ones;
@@ -348,21 +371,7 @@ text_clean(PyObject *text, int fffd)
     scanner scan = kind == PyUnicode_1BYTE_KIND   ? scan_narrow
                    : kind == PyUnicode_2BYTE_KIND ? scan_wide2
                                                   : scan_wide4;
-    Py_ssize_t i = 0;
-    uint32_t bits;
-    while ((bits = scan(data, n, &i)) != 0) {
-        Py_ssize_t at = i; /* the block's start; each lane with its bits set needs the test */
-        while (bits) {
-            unsigned lane = CTZ(bits) / (unsigned)kind;
-            bits &= ~(((1u << kind) - 1) << (lane * (unsigned)kind));
-            i = at + lane + 1; /* (the next scan starts after the last lane tested) */
-            if (suspect_at(kind, data, n, at + lane, fffd)) {
-                return closer_look(text, kind, data, n, fffd);
-            }
-        }
-    }
-    EXACT(i, n);
-    return 1;
+    return !scan(data, n, fffd) || closer_look(text, kind, data, n, fffd);
 }
 
 /* Whether the dict's keys are the tuple's items, in order (identical, or equal strings). */
@@ -487,9 +496,6 @@ mark(PyObject *chars, unsigned char *table, unsigned char bit)
             return -1;
         }
         table[c] |= bit;
-        if (table == leads && c < lead_lo) {
-            lead_lo = c;
-        }
         if (table == leads && c > lead_hi) {
             lead_hi = c;
         }
@@ -521,18 +527,15 @@ announce(PyObject *lead_chars, PyObject *lengths, int m)
     return 0;
 }
 
-/* Whether every configured character keeps to the block filter's ranges (see WIDE_BLOCKS). */
+/* Whether every configured character keeps to the block filter's ranges (see WIDE_HITS). */
 static int
 within_block_ranges(void)
 {
     for (Py_UCS4 c = 0; c < BMP; c++) {
-        /* (up to U+00FF, the 1-byte scanner wants leads in [LEAD_LATIN_LO, TWO_MORE_LATIN_HI]) */
-        int latin = c >= LEAD_LATIN_LO && c <= LEAD_LATIN_HI &&
-                    (c > 0xFF || c <= TWO_MORE_LATIN_HI);
+        /* (up to U+00FF, the 1-byte scanner wants leads in [LEAD_LATIN_LO, NARROW_LEAD_HI]) */
+        int latin = c >= LEAD_LATIN_LO && c <= LEAD_LATIN_HI && (c > 0xFF || c <= NARROW_LEAD_HI);
         int cyrillic = c >= LEAD_CYR_LO && c <= LEAD_CYR_HI;
-        int two_more = (c >= TWO_MORE_LATIN_LO && c <= TWO_MORE_LATIN_HI) ||
-                       (c >= TWO_MORE_CYR_LO && c <= TWO_MORE_CYR_HI);
-        if (leads[c] && (!(latin || cyrillic) || (two_more && announced[c] < 2))) {
+        if (leads[c] && !(latin || cyrillic)) {
             return 0;
         }
         if (continuations[c] && !in_continuation_ranges(c)) {
@@ -561,7 +564,6 @@ configure(PyObject *module, PyObject *misreadings)
     memset(announced, 0, sizeof(announced));
     memset(announced_in, 0, sizeof(announced_in));
     misreading_count = 0;
-    lead_lo = BMP;
     lead_hi = 0;
     configured = 0;
     for (Py_ssize_t m = 0; m < count; m++) {
@@ -578,9 +580,6 @@ configure(PyObject *module, PyObject *misreadings)
     }
     Py_DECREF(sequence);
     misreading_count = (int)count;
-    if (lead_hi < lead_lo) { /* no characters: an empty range at U+FFFF (never a lead) */
-        lead_lo = lead_hi = BMP - 1;
-    }
     if (!within_block_ranges()) {
         PyErr_SetString(PyExc_ValueError, "a character is outside the block filter's ranges");
         return NULL;

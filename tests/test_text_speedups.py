@@ -245,7 +245,9 @@ def test_configure_refuses_characters_outside_the_block_ranges() -> None:
     character outside them is refused, not silently missed."""
     assert _text_speedups is not None
     try:
-        for bad in [("Ω", "\u0080", "2"), ("Â", "Ω", "2"), ("à", "\u0080", "2")]:
+        # a lead outside the lead ranges (Ω), a continuation character outside the
+        # continuation ranges (а, 東), a lead up to U+00FF beyond the 1-byte scanner's (ø)
+        for bad in [("Ω", "\u0080", "2"), ("Â", "а", "2"), ("Â", "東", "2"), ("ø", "\u0080", "2")]:
             with pytest.raises(ValueError):
                 _text_speedups.configure([bad])
     finally:
@@ -293,3 +295,26 @@ def test_replacement_characters_among_genuine_text_cost_no_exact_check(monkeypat
     assert not quality.mojibake_clean(garbled)
     found = check_text("f", garbled)
     assert found is not None and (found.replacement_chars, found.mojibake_chars) == (2, 6)
+
+
+@needs_compiled
+@pytest.mark.parametrize(
+    "padding", ["a", "ö", "東", "\U0001f600"], ids=["ascii", "1-byte", "2-byte", "4-byte"]
+)
+def test_every_length_and_offset_under_both_scanners(scanner, padding: str) -> None:  # type: ignore[no-untyped-def]
+    """Blocks end where the text does: the last one overlaps the one before, and the last
+    character is read alone. A suspect at any offset of a text of any length up to two
+    32-byte blocks and more is found by both scanners; genuine text full of lead characters
+    (Cyrillic, Latin-1 letters) is clean at every length."""
+    assert _text_speedups is not None
+    for piece in ["Ã©", "\ufffd", "Ð¿", "â€™"]:
+        for length in range(70):
+            for offset in range(length + 1):
+                text = padding * offset + piece + padding * (length - offset)
+                damaged = "\ufffd" in text or quality.count_mojibake(text) > 0
+                assert not (damaged and _text_speedups.text_clean(text)), (scanner, text)
+    genuine = "він зберігає всё, её, Größe, zażółć gęślą — příliš žluťoučký kůň "
+    for length in range(1, 2 * len(genuine)):
+        text = (genuine * 2)[:length]
+        for shown in (text, "東" + text, "\U0001f600" + text):
+            assert _text_speedups.text_clean(shown), (scanner, shown)
