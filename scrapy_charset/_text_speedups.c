@@ -445,22 +445,33 @@ str_mojibake_clean(PyObject *module, PyObject *text)
     return clean_verdict(text, 0, "mojibake_clean(text: str)");
 }
 
+/* The misreading m of a Python call (text: str, misreading: int), or -1 with an exception set. */
+static long
+misreading_argument(PyObject *const *args, Py_ssize_t nargs, const char *usage)
+{
+    long m;
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
+        return -1;
+    }
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyLong_Check(args[1]) ||
+        (m = PyLong_AsLong(args[1])) < 0 || m >= MAX_MISREADINGS) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, usage);
+        }
+        return -1;
+    }
+    return m;
+}
+
 /* count_stretches(text, m): how many characters of misreading m's leads are followed by one of
  * its continuations, which is how many matches its pattern [leads][continuations]+ has. */
 static PyObject *
 count_stretches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (!configured) {
-        PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
-        return NULL;
-    }
-    long m;
-    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyLong_Check(args[1]) ||
-        (m = PyLong_AsLong(args[1])) < 0 || m >= MAX_MISREADINGS) {
-        if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_TypeError, "count_stretches(text: str, misreading: int)");
-        }
+    long m = misreading_argument(args, nargs, "count_stretches(text: str, misreading: int)");
+    if (m < 0) {
         return NULL;
     }
     PyObject *text = args[0];
@@ -479,6 +490,77 @@ count_stretches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     return PyLong_FromSsize_t(count);
+}
+
+/* Runs of a misreading's characters closer than this are given as one span: the caller's
+ * pattern reads a few characters more rather than starting again. */
+#define SPAN_GAP 64
+
+static int
+add_span(PyObject *spans, Py_ssize_t start, Py_ssize_t end)
+{
+    PyObject *span = Py_BuildValue("(nn)", start, end);
+    int failed = span == NULL || PyList_Append(spans, span) < 0;
+    Py_XDECREF(span);
+    return failed ? -1 : 0;
+}
+
+/* stretch_spans(text, m): the spans [(start, end), ...], in order, where misreading m's stretches
+ * are: the runs of its lead and continuation characters that hold a lead character followed by
+ * a continuation character (every match of its pattern [leads][leads|continuations]*
+ * [continuations] lies in one run, and has such a pair: where its first continuation character
+ * comes after a lead), runs less than SPAN_GAP characters apart joined. */
+static PyObject *
+stretch_spans(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    long m = misreading_argument(args, nargs, "stretch_spans(text: str, misreading: int)");
+    if (m < 0) {
+        return NULL;
+    }
+    PyObject *text = args[0], *spans = PyList_New(0);
+    if (spans == NULL || PyUnicode_IS_ASCII(text)) {
+        return spans;
+    }
+    const unsigned char bit = (unsigned char)(1 << m);
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    Py_ssize_t run = -1, start = -1, end = -1; /* the run so far; the span not yet added */
+    int paired = 0;
+    for (Py_ssize_t i = 0; i <= n; i++) {
+        Py_UCS4 c = i < n ? PyUnicode_READ(kind, data, i) : 0; /* (0: the last run ends) */
+        int lead = c <= lead_hi && (leads[c] & bit);
+        if (lead || (c < BMP && (continuations[c] & bit))) {
+            if (run < 0) {
+                run = i;
+                paired = 0;
+            }
+            if (lead && i + 1 < n && !paired) {
+                Py_UCS4 next = PyUnicode_READ(kind, data, i + 1);
+                paired = next < BMP && (continuations[next] & bit);
+            }
+            continue;
+        }
+        if (run >= 0 && paired) {
+            if (start >= 0 && run - end < SPAN_GAP) {
+                end = i;
+            } else {
+                if (start >= 0 && add_span(spans, start, end) < 0) {
+                    Py_DECREF(spans);
+                    return NULL;
+                }
+                start = run;
+                end = i;
+            }
+        }
+        run = -1;
+    }
+    if (start >= 0 && add_span(spans, start, end) < 0) {
+        Py_DECREF(spans);
+        return NULL;
+    }
+    return spans;
 }
 
 static int
@@ -610,6 +692,9 @@ static PyMethodDef methods[] = {
     {"count_stretches", (PyCFunction)(void (*)(void))count_stretches, METH_FASTCALL,
      "count_stretches(text, misreading): how many of the misreading's lead characters are\n"
      "followed by one of its continuation characters."},
+    {"stretch_spans", (PyCFunction)(void (*)(void))stretch_spans, METH_FASTCALL,
+     "stretch_spans(text, misreading): [(start, end), ...] holding every match of the\n"
+     "misreading's pattern [leads][leads|continuations]*[continuations], in order."},
     {"use_avx2", use_avx2, METH_O,
      "use_avx2(flag): scan 32-byte blocks with AVX2 when flag is true and the CPU has it, else\n"
      "16-byte blocks; returns whether AVX2 is in use (for tests: both give the same verdicts)."},

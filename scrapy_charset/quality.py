@@ -16,7 +16,7 @@ import re
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterator
-from itertools import filterfalse
+from itertools import chain, filterfalse
 from typing import Any, Literal, NamedTuple
 
 from .encoding.fast import charmap_table
@@ -83,7 +83,8 @@ class _Misreading:
     Only the characters are worked out when the module is imported (the compiled clean-text
     check needs them); the tables and patterns of the exact checks on first use."""
 
-    def __init__(self, name: str, byte_tables: tuple[str, ...]) -> None:
+    def __init__(self, index: int, name: str, byte_tables: tuple[str, ...]) -> None:
+        self.index = index  # its place in _MISREADINGS (the compiled tables' misreading)
         self.name = name
         self.byte_tables = byte_tables  # each: the characters for bytes 0x80-0xFF
         # UTF-8 lead bytes C2-F4 and continuation bytes 80-BF.
@@ -148,11 +149,11 @@ _WINDOWS_1250 = _byte_to_char_table("windows-1250")
 
 _MISREADINGS = (
     # windows-1252 and ISO-8859-1 together: pages labelled latin-1 that carry C1 controls.
-    _Misreading("windows-1252", (_WINDOWS_1252, _LATIN_1)),
+    _Misreading(0, "windows-1252", (_WINDOWS_1252, _LATIN_1)),
     # Cyrillic read as windows-1251 ("РџСЂРёРІРµС‚"), and Latin text too ("garГ§on").
-    _Misreading("windows-1251", (_WINDOWS_1251,)),
+    _Misreading(1, "windows-1251", (_WINDOWS_1251,)),
     # Central European pages: "Ĺ˝luĹĄouÄŤkĂ˝", "LiĂ¨ge".
-    _Misreading("windows-1250", (_WINDOWS_1250,)),
+    _Misreading(2, "windows-1250", (_WINDOWS_1250,)),
 )
 
 
@@ -223,6 +224,10 @@ def _count_stretches_python(text: str, misreading: int) -> int:
     return sum(1 for _ in _MISREADINGS[misreading].pattern.finditer(text))
 
 
+def _stretch_spans_python(text: str, misreading: int) -> list[tuple[int, int]]:
+    return [(0, len(text))]  # (the whole text holds every match)
+
+
 def _text_clean_python(text: str) -> bool:
     return "\ufffd" not in text and not may_have_mojibake(text)
 
@@ -255,6 +260,10 @@ text_clean: Callable[[str], bool]
 mojibake_clean: Callable[[str], bool]
 # count_stretches(text, i): how many matches _MISREADINGS[i].pattern has in the text.
 count_stretches: Callable[[str, int], int]
+# stretch_spans(text, i): (start, end) spans, in order, holding every match of
+# _MISREADINGS[i].run_pattern (compiled: the runs of its characters around a lead followed by a
+# continuation character, so the exact checks read those, not the whole text).
+stretch_spans: Callable[[str, int], list[tuple[int, int]]]
 try:
     from . import _text_speedups
 except ImportError:  # built without a C compiler
@@ -262,12 +271,14 @@ except ImportError:  # built without a C compiler
     text_clean = _text_clean_python
     mojibake_clean = _mojibake_clean_python
     count_stretches = _count_stretches_python
+    stretch_spans = _stretch_spans_python
 else:
     _text_speedups.configure(_compiled_configuration())
     dict_values_clean = _text_speedups.dict_values_clean
     text_clean = _text_speedups.text_clean
     mojibake_clean = _text_speedups.mojibake_clean
     count_stretches = _text_speedups.count_stretches
+    stretch_spans = _text_speedups.stretch_spans
 
 
 def _decoded(chunk: str, misreading: _Misreading) -> str | None:
@@ -298,9 +309,11 @@ def _candidates(
     text, it comes as one Mojibake whose ``repaired`` holds them all (each of them evidence: a
     mis-decoded word, see _judged), so that garbled text costs one step per word, not per
     character. Otherwise the region is taken stretch by stretch (no stretch crosses a
-    region's ends)."""
+    region's ends). Regions are looked for only in the spans ``stretch_spans`` gives, which
+    hold them all: on a long text with a few garbled words, the exact checks read those words,
+    not the whole text."""
     lengths, name = misreading.lengths, misreading.name
-    for region in misreading.run_pattern.finditer(text):
+    for region in _regions(text, misreading):
         start, end = region.span()
         whole = _decoded(region.group(), misreading)
         if whole is not None and (len(whole) == 1 or all(map(_is_text, whole))):
@@ -318,6 +331,13 @@ def _candidates(
                 continue
             if not (length == 2 and _starts_a_word(text, first, misreading)):
                 yield Mojibake(first, first + length, chunk, repaired, name)
+
+
+def _regions(text: str, misreading: _Misreading) -> Iterator[re.Match[str]]:
+    """The matches of ``run_pattern`` in the text, found in the spans that hold them."""
+    finditer = misreading.run_pattern.finditer
+    spans = stretch_spans(text, misreading.index)
+    return chain.from_iterable(finditer(text, start, end) for start, end in spans)
 
 
 def _starts_a_word(text: str, start: int, misreading: _Misreading) -> bool:

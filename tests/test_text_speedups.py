@@ -318,3 +318,101 @@ def test_every_length_and_offset_under_both_scanners(scanner, padding: str) -> N
         text = (genuine * 2)[:length]
         for shown in (text, "東" + text, "\U0001f600" + text):
             assert _text_speedups.text_clean(shown), (scanner, shown)
+
+
+def _whole_text(text: str, misreading: int) -> list[tuple[int, int]]:
+    return [(0, len(text))]
+
+
+def _exact_results(text: str) -> tuple[object, ...]:
+    return (
+        quality.count_mojibake(text),
+        quality.find_mojibake(text),
+        quality._best_misreading(text),
+        quality.repair_spans(text),
+    )
+
+
+def _same_with_and_without_spans(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact checks give the same results when they look for stretches only in the spans
+    stretch_spans gives as when they read the whole text (the pure-Python path's span)."""
+    with_spans = [_exact_results(text) for text in texts]
+    monkeypatch.setattr(quality, "stretch_spans", _whole_text)
+    assert [_exact_results(text) for text in texts] == with_spans
+    monkeypatch.undo()
+
+
+_MISREAD_AS = ["windows-1252", "latin-1", "cp1251", "cp1250"]
+
+
+@st.composite
+def _text_with_misreadings(draw: st.DrawFn) -> str:
+    """Genuine sentences of many languages, some of them read as UTF-8 by a single-byte
+    encoding (once or twice), separated by ASCII of any length (spans join when close)."""
+    from tests.support.mojibake_corpus import GENUINE
+
+    sentences = [s for group in GENUINE.values() for s in group] + _UKRAINIAN_PIECES + _PIECES
+    parts = []
+    for _ in range(draw(st.integers(1, 8))):
+        part = draw(st.sampled_from(sentences))
+        for _ in range(draw(st.sampled_from([0, 0, 1, 1, 2]))):
+            part = part.encode("utf-8").decode(draw(st.sampled_from(_MISREAD_AS)), "replace")
+        parts.append(part)
+        parts.append(draw(st.sampled_from([" ", "\n", " x" * 40, "a" * 70, "東京" * 20, ""])))
+    return "".join(parts)
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None)
+@given(_text_with_misreadings())
+def test_the_exact_checks_in_spans_find_what_they_find_in_the_whole_text(text: str) -> None:
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        _same_with_and_without_spans([text], monkeypatch)
+    finally:
+        monkeypatch.undo()
+
+
+@needs_compiled
+def test_the_exact_checks_in_spans_on_the_mojibake_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every sentence of the corpus, genuine and garbled, alone and in a long text among
+    others: the same counts, findings, best misreading and repairs (so the same false positives
+    and repairs in benchmarks/eval_mojibake.py)."""
+    from tests.support.mojibake_corpus import garbled, genuine
+
+    texts = [text for _, text in genuine()] + [text for _, text, _ in garbled()]
+    texts += [" ".join(texts[i : i + 25]) + " " + "ascii " * 20 for i in range(0, len(texts), 25)]
+    _same_with_and_without_spans(texts, monkeypatch)
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None)
+@given(_text_with_misreadings() | _texts)
+def test_every_region_lies_in_a_span(text: str) -> None:
+    """stretch_spans holds every match of each misreading's region pattern, in order, and
+    spans are in order and apart."""
+    assert _text_speedups is not None
+    for index, misreading in enumerate(quality._MISREADINGS):
+        spans = _text_speedups.stretch_spans(text, index)
+        assert all(a < b <= c < d for (a, b), (c, d) in zip(spans, spans[1:], strict=False))
+        for region in misreading.run_pattern.finditer(text):
+            start, end = region.span()
+            assert any(a <= start and end <= b for a, b in spans), (text, index, region)
+        found = [m.span() for a, b in spans for m in misreading.run_pattern.finditer(text, a, b)]
+        assert found == [m.span() for m in misreading.run_pattern.finditer(text)]
+
+
+@needs_compiled
+def test_stretch_spans_of_a_long_text_are_its_garbled_words() -> None:
+    assert _text_speedups is not None
+    genuine = "東京都の価格は１２３円です。Free shipping on orders over $50. " * 200
+    garbled = "Crème brûlée".encode().decode("latin-1")
+    text = genuine + garbled + genuine
+    words = [m.span() for m in quality._MISREADINGS[0].run_pattern.finditer(text)]
+    assert len(words) == 3  # (Ã¨, Ã», Ã©: one span, being close)
+    assert _text_speedups.stretch_spans(text, 0) == [(words[0][0], words[-1][1])]
+    assert _text_speedups.stretch_spans(genuine, 0) == []
+    assert _text_speedups.stretch_spans("ascii", 0) == []
+    for bad in [("text", 9), (b"bytes", 0), ("text", "0")]:
+        with pytest.raises((TypeError, ValueError, OverflowError)):
+            _text_speedups.stretch_spans(*bad)  # type: ignore[arg-type]
