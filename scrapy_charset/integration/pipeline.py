@@ -8,6 +8,8 @@ inspect passes through unchanged and is counted in ``charset/item/uninspectable`
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -114,12 +116,53 @@ class _Inspection:
 
 
 def _item_values(item: Any) -> dict[str, Any] | None:
-    """A ``scrapy.Item``'s field values (the dict behind it), for the fast path; else None."""
+    """For the fast path, the dict of an item's field values: a ``scrapy.Item``'s (the dict
+    behind it), or a dataclass or attrs item's ``__dict__`` when it holds exactly the declared
+    fields (as ItemAdapter reads them: see _declared_fields); else None."""
     if isinstance(item, Item):
         values = getattr(item, "_values", None)
-        if type(values) is dict:
-            return values
-    return None
+        return values if type(values) is dict else None
+    fields = _FIELDS.get(type(item), _UNKNOWN)
+    if fields is _UNKNOWN:
+        fields = _declared_fields(item)
+    if fields is None:
+        return None
+    values = getattr(item, "__dict__", None)
+    return values if type(values) is dict and values.keys() == fields else None
+
+
+_FIELDS: dict[type, frozenset[str] | None] = {}  # per class, see _declared_fields
+
+
+def _declared_fields(item: Any) -> frozenset[str] | None:
+    """The field names of a dataclass or attrs item's class, when an instance ``__dict__``
+    holding those names gives exactly what ItemAdapter reads (getattr of each field): the
+    class is read by itemadapter's own dataclass or attrs adapter, has the default attribute
+    lookup, and no data descriptor (a property, a slot) of a field's name. Else None: its
+    items are inspected value by value. Decided once per class."""
+    kind = type(item)
+    fields = None
+    try:
+        if kind.__getattribute__ is object.__getattribute__ and (
+            dataclasses.is_dataclass(kind) or hasattr(kind, "__attrs_attrs__")
+        ):
+            from itemadapter.adapter import AttrsAdapter, DataclassAdapter
+
+            found = adapter(item)
+            names = frozenset(found.field_names())
+            if isinstance(found.adapter, (AttrsAdapter, DataclassAdapter)) and not any(
+                _is_data_descriptor(inspect.getattr_static(kind, name, None)) for name in names
+            ):
+                fields = names
+    except Exception:  # an odd class: its items are inspected value by value, which copes
+        fields = None
+    if len(_FIELDS) < MAX_SHAPES:
+        _FIELDS[kind] = fields
+    return fields
+
+
+def _is_data_descriptor(value: Any) -> bool:
+    return hasattr(type(value), "__set__") or hasattr(type(value), "__delete__")
 
 
 class _Shape:

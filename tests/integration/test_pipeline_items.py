@@ -470,6 +470,33 @@ class SlowDict(dict):  # type: ignore[type-arg]
     """A dict subclass: inspected value by value, never on the fast path."""
 
 
+@dataclasses.dataclass
+class StreamData:  # (a missing key: None, which is not text: that item goes value by value)
+    url: str | None = None
+    title: str | None = None
+    body: str | None = None
+    note: str | None = None
+
+
+@attr.s(auto_attribs=True)
+class StreamAttrs:
+    url: str | None = None
+    title: str | None = None
+    body: str | None = None
+    note: str | None = None
+
+
+@attr.define  # slotted: no __dict__, always value by value
+class StreamSlots:
+    url: str | None = None
+    title: str | None = None
+    body: str | None = None
+    note: str | None = None
+
+
+_STREAM_KINDS = (StreamItem, StreamData, StreamAttrs, StreamSlots)
+
+
 def test_clean_dict_fast_path_counts_exactly_like_the_value_by_value_path() -> None:
     # The same stream as dicts and as scrapy.Items (clean ones take the batched fast path) and
     # as a dict subclass (always inspected value by value): every stat and every spike must be
@@ -487,25 +514,31 @@ def test_clean_dict_fast_path_counts_exactly_like_the_value_by_value_path() -> N
             }
         )
     fast, fast_stats = make_pipeline(CHARSET_ITEM_SPIKE_WINDOW=40)
-    fast_item, fast_item_stats = make_pipeline(CHARSET_ITEM_SPIKE_WINDOW=40)
+    kinds = [(kind, *make_pipeline(CHARSET_ITEM_SPIKE_WINDOW=40)) for kind in _STREAM_KINDS]
     slow, slow_stats = make_pipeline(CHARSET_ITEM_SPIKE_WINDOW=40)
     for i, fields in enumerate(stream, 1):
         fast.process_item(dict(fields))
-        fast_item.process_item(StreamItem(**fields))
+        for kind, pipeline, _ in kinds:
+            pipeline.process_item(kind(**fields))
         slow.process_item(SlowDict(fields))
         # After every item: the stats written so far (every 1,000 items, and each spike when
         # its window fills) agree too.
         assert charset_stats(fast_stats) == charset_stats(slow_stats), i
-        assert charset_stats(fast_item_stats) == charset_stats(slow_stats), i
-        assert fast.items_seen == fast_item.items_seen == slow.items_seen == i
+        for kind, pipeline, stats in kinds:
+            assert charset_stats(stats) == charset_stats(slow_stats), (kind, i)
+            assert pipeline.items_seen == i
+        assert fast.items_seen == slow.items_seen == i
     assert fast_stats.get_value("charset/item/seen") == 3000
-    fast.close_spider()
-    fast_item.close_spider()
-    slow.close_spider()
+    for pipeline in [fast, slow] + [pipeline for _, pipeline, _ in kinds]:
+        pipeline.close_spider()
     assert charset_stats(fast_stats) == charset_stats(slow_stats)
-    assert charset_stats(fast_item_stats) == charset_stats(slow_stats)
-    # The fast paths were taken: most items never reached the value-by-value inspection.
-    assert fast._last_shape is not None and fast_item._last_shape is not None
+    for kind, _, stats in kinds:
+        assert charset_stats(stats) == charset_stats(slow_stats), kind
+    # The fast paths were taken (scrapy.Item, dataclass, attrs with a __dict__): most items
+    # never reached the value-by-value inspection.
+    assert fast._last_shape is not None
+    taken = {kind: pipeline._last_shape is not None for kind, pipeline, _ in kinds}
+    assert taken == {StreamItem: True, StreamData: True, StreamAttrs: True, StreamSlots: False}
     assert slow._last_shape is None
     assert fast_stats.get_value("charset/item/field/body/flagged") == 1
     assert fast_stats.get_value("charset/item/field/title/flagged") is None
@@ -540,17 +573,60 @@ def test_fast_path_counts_like_the_value_by_value_path_for_any_stream(
     slow_stats = MemoryStatsCollector(_SHARED_CRAWLER)
     fast, slow = CharsetPipeline(fast_stats, config), CharsetPipeline(slow_stats, config)
     fast_item = CharsetPipeline(item_stats, config)
+    data_stats = MemoryStatsCollector(_SHARED_CRAWLER)
+    fast_data = CharsetPipeline(data_stats, config)
     for i, fields in enumerate(stream, 1):
         fast.process_item(dict(fields))
         fast_item.process_item(StreamItem(**fields))
+        # a dataclass item, its unset fields deleted: value by value unless all are set
+        data = StreamData(**fields)
+        for name in {"url", "title", "body", "note"} - set(fields):
+            delattr(data, name)
+        fast_data.process_item(data)
         slow.process_item(SlowDict(fields))
         assert charset_stats(fast_stats) == charset_stats(slow_stats)
         assert charset_stats(item_stats) == charset_stats(slow_stats)
-        assert fast.items_seen == fast_item.items_seen == slow.items_seen == i
-    for pipeline in (fast, fast_item, slow):
+        assert charset_stats(data_stats) == charset_stats(slow_stats)
+        assert fast.items_seen == fast_item.items_seen == fast_data.items_seen == i
+        assert slow.items_seen == i
+    for pipeline in (fast, fast_item, fast_data, slow):
         pipeline.close_spider()
     assert charset_stats(fast_stats) == charset_stats(slow_stats)
     assert charset_stats(item_stats) == charset_stats(slow_stats)
+    assert charset_stats(data_stats) == charset_stats(slow_stats)
+
+
+@dataclasses.dataclass
+class Shadowed:
+    title: str
+    note: str
+
+
+class Intercepting(Shadowed):
+    def __getattribute__(self, name: str) -> Any:
+        value = object.__getattribute__(self, name)
+        return MOJIBAKE if name == "title" else value
+
+
+def test_dataclass_fields_that_are_not_their_dict_are_read_as_itemadapter_reads_them() -> None:
+    """A field behind a data descriptor (a property set on the class) or a class with its own
+    attribute lookup: ItemAdapter reads getattr, not __dict__; so does the pipeline (value by
+    value), finding the mojibake only getattr gives. No such item is changed or lost."""
+    shadowed = object.__new__(Shadowed)
+    shadowed.__dict__.update(title=CLEAN, note=CLEAN)
+    intercepting = Intercepting(title=CLEAN, note=CLEAN)
+    try:
+        Shadowed.title = property(lambda self: MOJIBAKE)  # type: ignore[assignment,method-assign]
+        for item in (shadowed, intercepting):
+            pipeline, stats = make_pipeline()
+            assert pipeline.process_item(item) is item
+            assert item.__dict__ == {"title": CLEAN, "note": CLEAN}
+            pipeline.close_spider()
+            assert stats.get_value("charset/item/field/title/mojibake") == 1, type(item)
+            assert stats.get_value("charset/item/field/note/seen") == 1
+            assert stats.get_value("charset/item/error") is None
+    finally:
+        del Shadowed.title
 
 
 _leaves = st.one_of(
