@@ -8,10 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scrapy.http import Headers, HtmlResponse
-from w3lib.encoding import html_to_unicode
+from w3lib.encoding import html_body_declared_encoding, html_to_unicode
 
 from scrapy_charset.encoding import lookup
-from scrapy_charset.integration.middleware import stock_scrapy_codec, stock_text_differs
+from scrapy_charset.integration.middleware import (
+    _plain_meta_label,
+    _stock_body_codec,
+    stock_scrapy_codec,
+    stock_text_differs,
+)
 from scrapy_charset.integration.settings import (
     CharsetSettingsError,
     load_detector,
@@ -164,3 +169,37 @@ def test_stock_codec_model_matches_scrapy(page: tuple[bytes, bytes | None]) -> N
     # Judged without decoding again: exact wherever it answers (None: not judged).
     differs = stock_text_differs(body, content_type, ours, decision)
     assert differs is None or differs == (ours != stock)
+
+
+# Pieces of heads where w3lib's body scan and a plain <meta charset> may disagree: comments,
+# XML declarations, <body>, other metas (also "< meta", "<meta/"), raw text holding "meta",
+# repeated attributes, unclosed quotes, unknown labels, bytes outside ASCII.
+_HEAD_PIECES = [
+    b"<meta charset='utf-8'>", b'<meta charset="shift_jis">', b'<META  CHARSET="Windows-1251" />',
+    b"<meta charset=utf-8>", b'<meta charset="bogus">', b'<meta charset="utf-8" charset="koi8-r">',
+    b"<!--", b"-->", b"<?xml version='1.0' encoding='latin-1'?>", b"<body>", b"<title>meta</title>",
+    b'<meta name="viewport" content="x">', b"<meta\tcharset='euc-jp'\n>", b"< meta charset='gbk'>",
+    b'<meta http-equiv="content-type" content="text/html; charset=koi8-r">', b"<script>",
+    b"</script>", b"<p>", b"<", b">", b'"', b"'", b" ", b"\n", b"=", b"\xe9", b"\x85", b"\xa0",
+    b"<meta charset='utf-8'", b'<meta charset="x-mac-roman">', b'<meta/charset="utf-8">',
+    b'charset="utf-16"', b"<meta charset='utf-8\">", b"x" * 1500,
+]  # fmt: skip
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_HEAD_PIECES), min_size=1, max_size=12), st.booleans())
+def test_stock_body_codec_is_w3libs(pieces: list[bytes], doctype: bool) -> None:
+    # What stock Scrapy reads from the body, found without w3lib's scan on plain pages: the
+    # same answer as w3lib's own, hostile heads included (beyond 4,096 bytes too).
+    body = (b"<!DOCTYPE html><html><head>" if doctype else b"") + b"".join(pieces)
+    assert _stock_body_codec(body) == html_body_declared_encoding(body)
+
+
+def test_plain_meta_found_without_w3lib() -> None:
+    head = b'<!DOCTYPE html><html lang="fr"><head><meta charset="UTF-8"><title>x</title>'
+    assert _plain_meta_label(head) == "UTF-8"
+    assert _plain_meta_label(b"<head><meta charset='shift_jis' />") == "shift_jis"
+    # Not the plain case (w3lib decides): a comment, another meta, <body> before it.
+    for before in (b"<!-- -->", b'<meta name="a" content="b">', b"<body>", b"<?xml ?>"):
+        assert _plain_meta_label(before + b'<meta charset="utf-8">') is None
+    assert _plain_meta_label(b"<meta charset=utf-8>") is None  # unquoted: w3lib decides
