@@ -70,12 +70,15 @@ def decode_sniffing_bom(data: bytes, encoding: Encoding) -> str:
     """The spec's *decode* of checked arguments: a BOM overrides ``encoding`` and is removed."""
     bom_encoding = bom_sniff(data)
     if bom_encoding is not None:
-        return fast.decode_without_bom(data[_bom_length(bom_encoding) :], bom_encoding)
+        # Python's UTF-8 or UTF-16 codec, as decode_without_bom uses, reading past the BOM in
+        # place: a view, not a copy of the body.
+        length, codec = _AFTER_BOM[bom_encoding.name]
+        return str(memoryview(data)[length:], codec, "replace")
     return fast.decode_without_bom(data, encoding)
 
 
-def _bom_length(encoding: Encoding) -> int:
-    return 3 if encoding is _UTF_8 else 2
+# The BOM's length and the codec that decodes what follows it.
+_AFTER_BOM = {"UTF-8": (3, "utf-8"), "UTF-16BE": (2, "utf-16-be"), "UTF-16LE": (2, "utf-16-le")}
 
 
 def decode(
@@ -141,7 +144,7 @@ class IncrementalDecoder:
             if bom_encoding is not None:
                 self._encoding = bom_encoding
                 self._stream = fast.stream_decoder(bom_encoding)
-                data = data[_bom_length(bom_encoding) :]
+                data = data[_AFTER_BOM[bom_encoding.name][0] :]
         text = self._stream.decode(data, final)
         if self._bom == "strip" and not self._bom_seen and text:
             self._bom_seen = True

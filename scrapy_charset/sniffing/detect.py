@@ -210,7 +210,7 @@ def _cut_at_safe_byte(data: bytes, limit: int) -> bytes:
     return data[:limit]
 
 
-def _detection_window(data: bytes, size: int) -> bytes:
+def detection_window(data: bytes, size: int) -> bytes:
     """``size`` bytes from the start, or from shortly before the first non-ASCII byte when
     the start is all ASCII (found by a linear scan in C; measured: Chromium detects text that
     starts 70 KB into the page)."""
@@ -510,7 +510,7 @@ class CharsetNormalizerDetector:
         self.prefix_bytes = prefix_bytes
 
     def detect(self, data: bytes, *, tld: str | None = None) -> Encoding | None:
-        prefix = _detection_window(data, self.prefix_bytes)
+        prefix = detection_window(data, self.prefix_bytes)
         settled, quick = fast_path(prefix)
         if settled:
             return quick
@@ -570,7 +570,7 @@ class ChardetngDetector:
     def detect(self, data: bytes, *, tld: str | None = None) -> Encoding | None:
         import chardetng_py
 
-        prefix = _detection_window(data, self.prefix_bytes)
+        prefix = detection_window(data, self.prefix_bytes)
         settled, quick = fast_path(prefix)
         if settled:
             return quick

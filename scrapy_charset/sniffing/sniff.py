@@ -33,7 +33,7 @@ from ..encoding.decoders import decode_sniffing_bom
 from ..encoding.fast import holds_word
 from .content_type import charset_from_content_type
 from .decision import Decision, Declaration, Source
-from .detect import DEFAULT_DETECTOR, PREFIX_BYTES, Detector, fast_path
+from .detect import DEFAULT_DETECTOR, PREFIX_BYTES, Detector, detection_window, fast_path
 from .late_meta import scan_meta_like_chromium
 from .prescan import PRESCAN_LIMIT, get_xml_encoding, utf16_xml_declaration
 from .tld import tld_default, tld_of
@@ -261,6 +261,8 @@ def _tentative(
     if text is not None:
         return decide(UTF_8, Source.UTF8), text
     if html:
+        # (fast_path checks UTF-8 again: it also takes a body cut inside its last character,
+        # which the strict decode above refuses.)
         settled, quick = fast_path(data)
         if quick is UTF_8:
             return decide(UTF_8, Source.UTF8), None
@@ -328,7 +330,7 @@ def _as_chromium_reads(
     if detected is not None and detected not in _NEVER_DETECTED_BY_CHROMIUM:
         shown = _CHROMIUM_SHOWS.get(detected.name)
         if detected.name == "macintosh" and not _UNDEFINED_IN_WINDOWS_1252.search(
-            data[:PREFIX_BYTES]
+            detection_window(data, PREFIX_BYTES)  # what the detectors read
         ):
             # Mac text with no byte windows-1252 lacks (German, Spanish) is windows-1252 in
             # Chromium; French and Portuguese (`ç` is 0x8D) stay macintosh.
