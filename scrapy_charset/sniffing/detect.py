@@ -26,10 +26,12 @@ from .letters import (
     ISO_8859,
     LATIN_CANDIDATES,
     TLD_LANGUAGES,
+    Ranking,
     best_readings,
     prefer_language,
     prefer_words,
     ranked_readings,
+    sign_bytes,
 )
 from .tld import tld_default
 
@@ -305,7 +307,6 @@ _JAPANESE_COMMON_KANJI = (
 _TYPICAL = {
     "Shift_JIS": "[\u3040-\u30ff" + _JAPANESE_COMMON_KANJI + "]",
     "EUC-JP": "[\u3040-\u30ff" + _JAPANESE_COMMON_KANJI + "]",
-    "EUC-KR": "[\uac00-\ud7a3]",
     "GBK": "[" + _SIMPLIFIED_COMMON + "]",
     "Big5": "[" + _TRADITIONAL_COMMON + "]",
 }
@@ -321,22 +322,38 @@ def _count(pattern: re.Pattern[str], text: str) -> int:
     return len(pattern.findall(text))
 
 
-_HANJA = "[\u4e00-\u9fff\uf900-\ufaff]"
+_HANJA = "\u4e00-\u9fff\uf900-\ufaff"
+# Runs of Hanja right after a Hangul syllable, in a word: Korean words put Hanja first
+# (`國民은`, `依하여`, `大韓民國을`); Chinese read as EUC-KR mixes Hangul and Hanja at random.
+_HANJA_AFTER_HANGUL = lazy_compile(f"(?<=[\uac00-\ud7a3])[{_HANJA}]+")
+
+
+@cache
+def _ks_x_1001_hangul() -> re.Pattern[str]:
+    """The 2,350 Hangul syllables of KS X 1001 (bytes B0-C8 A1-FE in EUC-KR): nearly all of
+    Korean text. The other 8,822 (UHC's extension) are rare in text, and they are how
+    Shift_JIS kana and Big5 characters, or `’s` in windows-1252, read in UHC."""
+    pairs = (bytes((lead, trail)) for lead in range(0xB0, 0xC9) for trail in range(0xA1, 0xFF))
+    syllables = b"".join(pairs).decode("euc_kr")
+    return re.compile(f"[{syllables}]")
 
 
 def cjk_score(text: str, encoding_name: str) -> float:
     """How typical of its language ``text`` is when read in a CJK encoding: the share of its
-    non-ASCII letters that are kana or common kanji (Japanese), Hangul (Korean) or common Han
-    characters (Chinese), relative to that share in ordinary text."""
+    non-ASCII letters that are kana or common kanji (Japanese), common Hangul (Korean) or
+    common Han characters (Chinese), relative to that share in ordinary text."""
     non_ascii = _ASCII_RUN.sub("", text)
     letters = sum(map(str.isalpha, non_ascii))
     if not letters:
         return 0.0
-    # (re caches the compiled patterns: compiled on first use, not when the module is imported)
-    typical = _count(re.compile(_TYPICAL[encoding_name]), non_ascii)
     if encoding_name == "EUC-KR":
-        # Korean text has few Hanja; Chinese read as EUC-KR mixes Hangul and Hanja in a word.
-        typical -= _count(re.compile(_HANJA), non_ascii)
+        # Hangul of KS X 1001 is Korean; Hanja after Hangul in a word count against it
+        # (spaces kept: `民은 己未` is two words), other Hanja neither way.
+        typical = _count(_ks_x_1001_hangul(), non_ascii)
+        typical -= sum(map(len, _HANJA_AFTER_HANGUL.findall(text)))
+    else:
+        # (re caches the compiled patterns: compiled on first use, not at import)
+        typical = _count(re.compile(_TYPICAL[encoding_name]), non_ascii)
     return typical / letters / _TYPICAL_SHARE[encoding_name]
 
 
@@ -382,9 +399,13 @@ _LETTERS_PER_BYTE = 0.6
 _FEW_BYTES = 16
 
 
-def _reads_as_letters(sample: bytes, top: float) -> bool:
-    """Whether the best single-byte reading of ``sample``, scoring ``top``, is text."""
-    return top >= _LETTERS_PER_BYTE * _high_bytes(sample)
+def _reads_as_letters(sample: bytes, ranked: Ranking) -> bool:
+    """Whether the best single-byte reading of ``sample`` (``ranked``) is text: it scores as
+    letters on the bytes it does not read as punctuation (`’s één ’s` is two letters and two
+    apostrophes)."""
+    signs = sign_bytes(ranked.best[0]) if ranked.best else b""
+    letters = _high_bytes(sample.translate(None, signs))
+    return ranked.score >= _LETTERS_PER_BYTE * letters
 
 
 # A sample with at least this many non-ASCII bytes whose best reading still scores below zero
@@ -441,7 +462,7 @@ def choose_single_byte(
     candidates: tuple[str, ...] = CANDIDATES,
     preferred: Encoding | None = None,
     window: bytes = b"",
-    ranked: tuple[tuple[str, ...], float] | None = None,
+    ranked: Ranking | None = None,
 ) -> Encoding | None:
     """The single-byte encoding that reads ``sample`` best (see :mod:`.letters`); ``None``
     when the TLD's locale encoding is another of the best readings, so that the TLD decides.
@@ -456,17 +477,17 @@ def choose_single_byte(
     c1 = len(window.translate(None, C1_BYTES)) != len(window)
     if ranked is None or c1 or candidates != CANDIDATES:
         ranked = ranked_readings(sample, candidates, ISO_8859 if c1 else frozenset())
-    names, top = ranked
-    if _is_no_language(sample, top):
+    if _is_no_language(sample, ranked.score):
         # Text in an encoding no browser has (DOS or Mac code pages): no reading is right;
         # like Chromium, the TLD's default or windows-1252.
         return None
-    tied = list(names)
+    tied = list(ranked.best)
     if len(tied) > 1 and len(window) > len(sample):
         tied = _rerank_on_window(sample, tied, window)
-    # Readings as good as each other: those whose words are clearly of the language their
-    # letters say, then those that read as the TLD's language.
-    tied = prefer_words(sample, tied)
+    # Readings as good as each other, or nearly (as good on letters, different languages):
+    # those whose words are clearly of the language their letters say, then those that read
+    # as the TLD's language.
+    tied = prefer_words(sample, tied, ranked.near)
     tied = prefer_language(sample, tied, TLD_LANGUAGES.get(tld or ""))
     if preferred is not None and preferred.name in tied:
         choice = preferred
@@ -526,10 +547,10 @@ class CharsetNormalizerDetector:
         # A CJK reading that is valid and typical of its language settles it, unless the
         # sample has a few non-ASCII bytes only and they read as letters in a single-byte
         # encoding (Dutch `één ’` is two Hangul syllables in EUC-KR).
-        ranked: tuple[tuple[str, ...], float] | None = None
+        ranked: Ranking | None = None
         if _high_bytes(sample) < _FEW_BYTES:
             ranked = ranked_readings(sample)
-            if _reads_as_letters(sample, ranked[1]):
+            if _reads_as_letters(sample, ranked):
                 return choose_single_byte(sample, tld, window=prefix, ranked=ranked)
         readings = multi_byte_readings(sample)
         multi_byte = [get_encoding(name) for name in readings]
@@ -539,11 +560,11 @@ class CharsetNormalizerDetector:
         if not multi_byte:
             return choose_single_byte(sample, tld, window=prefix, ranked=ranked)
         ranked = ranked or ranked_readings(sample)
-        if _reads_as_letters(sample, ranked[1]):
+        if _reads_as_letters(sample, ranked):
             return choose_single_byte(sample, tld, window=prefix, ranked=ranked)
         # No single-byte reading is text (Johab read in any of them): the valid CJK
         # reading most typical of its language, as Chromium reads it.
-        if _is_no_language(sample, ranked[1]):
+        if _is_no_language(sample, ranked.score):
             return max(multi_byte, key=lambda e: cjk_score(readings[e.name], e.name))
         # Less typical CJK readings compete with the single-byte encodings in
         # charset-normalizer's statistics.

@@ -20,6 +20,7 @@ import unicodedata
 from collections import Counter
 from functools import cache
 from operator import mul
+from typing import NamedTuple
 
 from .._regex import lazy_compile
 from ..encoding import get_encoding
@@ -39,10 +40,11 @@ LANGUAGES: dict[str, tuple[str, str]] = {
     "dutch": ("éëïöü", "èáó"),
     # Swedish, Finnish, Danish, Norwegian.
     "nordic": ("äöåæø", "éšž"),
-    # ð þ ý are also how Welsh ŵ ŷ and Esperanto ŭ ŝ read in windows-1252: they count less.
-    "icelandic": ("áéíóúæö", "ðþý"),
-    # (æ ø ý are also how Esperanto ĉ ĝ ŭ read in windows-1252: they count less.)
-    "faroese": ("áíóúð", "ýæø"),
+    # (ð þ are also how Welsh ŵ ŷ read in windows-1252: where the letters tie, the words
+    # around them tell the languages apart.)
+    "icelandic": ("áéíóúæöðþ", "ý"),
+    # (æ ý are also how Esperanto ĉ ŭ read in windows-1252: they count less.)
+    "faroese": ("áíóúðø", "ýæ"),
     "albanian": ("çë", ""),
     "estonian": ("äõöü", "šž"),
     "polish": ("ąćęłńóśźż", ""),
@@ -75,7 +77,8 @@ LANGUAGES: dict[str, tuple[str, str]] = {
     "serbian": ("аоиентсрјвлдкпу", "мзбгчћђжшџљњцхф"),
     "macedonian": ("аоеинтрсвдклпу", "мзјбгчѓќжшџљњцхфѕ"),
     # Letters, then the vowel points.
-    "hebrew": ("יוהאלרמתבשנע", "גדזחטכסםפצקךןףץ" + "".join(map(chr, range(0x05B0, 0x05C8)))),
+    # (The letters of 1.5% of Hebrew text and more are frequent, as for the other alphabets.)
+    "hebrew": ("יוהאלרמתבשנעדכחקםפסן", "גזטצךףץ" + "".join(map(chr, range(0x05B0, 0x05C8)))),
     "arabic": (
         "اليمونهربتعدةك",
         "أإآىثجحخذزسشصضطظغفقءئؤپچژگکی\u064b\u064c\u064d\u064e\u064f\u0650\u0651\u0652",
@@ -87,51 +90,59 @@ LANGUAGES: dict[str, tuple[str, str]] = {
     ),
 }
 
+# Frequent letters an encoding may lack and still write the language: Croatian text without
+# `đ` is written in ISO-8859-13 and ISO-8859-4, Slovene never needs it.
+_OPTIONAL_LETTERS: dict[str, str] = {"south slavic": "đ"}
+
 # The most frequent words of each language (function words, most of them ASCII). Where two
-# readings score the same on their letters but give different texts, the words around the
-# non-ASCII bytes tell which language each reading is (Welsh `ŵyl` is `ðyl` in windows-1252,
-# Faroese letters: the Welsh words around it decide); Thai has no spaces between words.
+# readings score the same or nearly on their letters but give different texts, the words
+# around the non-ASCII bytes tell which language each reading is (Welsh `ŵyl` is `ðyl` in
+# windows-1252, Icelandic letters: the Welsh words around it decide; Icelandic `það` is
+# Lithuanian-looking `žaš` in windows-1257, the Icelandic words decide). Words of one letter
+# are neither listed nor counted: they are words of too many languages (`a`, `i`, `o`), and
+# text misread in another script makes them at random (8 of the 33 Russian letters are
+# words). Thai has no spaces.
 WORDS: dict[str, str] = {
     "french": "le la les de des et est un une du en que qui dans pour pas sur au avec il elle"
     " ne se ce plus par",
     "german": "der die das und ist nicht ein eine zu den von mit sich des auf dem im auch es"
     " wie sie",
-    "spanish": "el la los las de del y que en un una por con para es se no lo al como su",
-    "portuguese": "o a os as de do da dos das e que em um uma para com no na por se não é",
-    "italian": "il lo la gli le di e che un una per con non si del della sono nel al è",
-    "catalan": "el la els les de i que en un una per amb és del al als no",
+    "spanish": "el la los las de del que en un una por con para es se no lo al como su",
+    "portuguese": "os as de do da dos das que em um uma para com no na por se não",
+    "italian": "il lo la gli le di che un una per con non si del della sono nel al",
+    "catalan": "el la els les de que en un una per amb és del al als no",
     "dutch": "de het een en van is dat op te in niet zijn met voor die er aan ook",
     "nordic": "och att det som en ett är på för av med inte og er ikke til at jeg har af ja on ei"
     " se että oli mutta kun",
-    "icelandic": "og er til sem ekki var hann um fyrir en eru hafa hefur það að í á við með",
-    "faroese": "og er at til sum ikki eru hann hon av um fyri eitt ein var tað í á við",
-    "albanian": "dhe te të në një per për me nga se i e është u qe që",
+    "icelandic": "og er til sem ekki var hann um fyrir en eru hafa hefur það að við með",
+    "faroese": "og er at til sum ikki eru hann hon av um fyri eitt ein var tað við",
+    "albanian": "dhe te të në një per për me nga se është qe që",
     "estonian": "ja on ei et see ka oli kui aga mis ta nad või ning",
-    "polish": "i w na nie z do to jest się że o jak ale po od za przez tak",
-    "czech": "a v se na je z do to že jsou ale jak pro od po by o tak jako které",
-    "slovak": "a v sa na je z do to že sú ale ako pre od po by o tak aj",
-    "hungarian": "a az és hogy nem is egy meg van de csak ez mint már volt el ki",
-    "south slavic": "i je u na da se za od su to ne kao ali iz o što će sa pa so v pri tudi kot"
+    "polish": "na nie do to jest się że jak ale po od za przez tak",
+    "czech": "se na je do to že jsou ale jak pro od po by tak jako které",
+    "slovak": "sa na je do to že sú ale ako pre od po by tak aj",
+    "hungarian": "az és hogy nem is egy meg van de csak ez mint már volt el ki",
+    "south slavic": "je na da se za od su to ne kao ali iz što će sa pa so pri tudi kot"
     " bi ki še že",
-    "romanian": "și de la în cu pe un o care nu este mai din pentru sau ca se ce au fost dar prin",
-    "romanian with cedilla": "şi de la în cu pe un o care nu este mai din pentru sau ca se ce"
+    "romanian": "și de la în cu pe un care nu este mai din pentru sau ca se ce au fost dar prin",
+    "romanian with cedilla": "şi de la în cu pe un care nu este mai din pentru sau ca se ce"
     " au fost dar prin",
-    "turkish": "ve bir bu da de için ile çok olarak gibi ama daha ne o en",
-    "kurdish": "û li ji bi di de ku ew vê wê ya yê jî re",
+    "turkish": "ve bir bu da de için ile çok olarak gibi ama daha ne en",
+    "kurdish": "li ji bi di de ku ew vê wê ya yê jî re",
     "latvian": "un ir ar par no uz kas ka arī bet tas to vai lai nav",
-    "lithuanian": "ir yra kad su iš į tai bet kaip jo nuo už apie ar per buvo",
-    "maltese": "il u li ta tal fil għal ma minn bħala huwa hija kien dan din fuq",
+    "lithuanian": "ir yra kad su iš tai bet kaip jo nuo už apie ar per buvo",
+    "maltese": "il li ta tal fil għal ma minn bħala huwa hija kien dan din fuq",
     "esperanto": "la kaj de en estas al ne ke por kun mi li ŝi ili ĉi unu sed pri",
-    "welsh": "y yr yn a ac mae wedi ei eu gyda oedd sydd hefyd bod fod ond hyn ddim ar am i o"
+    "welsh": "yr yn ac mae wedi ei eu gyda oedd sydd hefyd bod fod ond hyn ddim ar am"
     " fel gan ym yng",
     "vietnamese": "và của là có không được cho trong những các người một",
-    "greek": "και το η ο να του της την με σε για από που τα οι δεν στο στην είναι",
-    "russian": "и в не на что с по это как а он я к из у же для от но так",
-    "ukrainian": "і в у на що з не та до це як за від його але й для є",
-    "belarusian": "і у ў на што з не да гэта як па ад для але яго",
-    "bulgarian": "и в на за да се е не от с че по това са като но ще",
-    "serbian": "и у на да се је за од су то не као али из са",
-    "macedonian": "и на да се е за од со во не што го ќе ги тоа како",
+    "greek": "και το να του της την με σε για από που τα οι δεν στο στην είναι",
+    "russian": "не на что по это как он из же для от но так",
+    "ukrainian": "на що не та до це як за від його але для",
+    "belarusian": "на што не да гэта як па ад для але яго",
+    "bulgarian": "на за да се не от че по това са като но ще",
+    "serbian": "на да се је за од су то не као али из са",
+    "macedonian": "на да се за од со во не што го ќе ги тоа како",
     "hebrew": "של את על לא הוא זה עם היא גם כי אני כל אבל מה",
     "arabic": "في من على أن إلى عن مع هذا التي الذي ما لا كان هذه",
     "thai": "",
@@ -139,11 +150,18 @@ WORDS: dict[str, str] = {
 # A reading wins on words with at least this many more of its language's words than the other
 # readings (one word may be a name or a quotation).
 _WORD_MARGIN = 2
-# Words of two letters or more (one-letter words are in too many languages).
+# Readings within this much per non-ASCII byte of the best letter score are near it: their
+# words may decide between them.
+_NEAR_PER_BYTE = 0.15
+# Frequent words make up this share of running text at least (a fifth to a half, measured in
+# the languages here); text misread as another language hits its words by chance only.
+_WORD_SHARE = 0.1
 _WORD = lazy_compile(r"\w\w+")
 # The text around non-ASCII bytes, within a text node: where the words are the page's words
 # (a sample's filler can hold script).
 _AROUND_NON_ASCII = lazy_compile(rb"[^<>]{0,64}[\x80-\xff][^<>]{0,64}")
+# How much of that text the words are counted in (a few hundred words).
+_AROUND_BYTES = 1024
 
 
 # Encodings in the order that wins a tie (Chromium's choices first: it reads ISO-8859-2 text
@@ -172,7 +190,8 @@ _CAPITAL = 0.5  # a capital letter counts half (running text is mostly small let
 _CONTEXT = -1.0  # per misplaced character
 
 # Byte classes for the context rules: ASCII small/capital letter, non-ASCII Latin small/capital
-# letter, non-Latin small/capital letter (or caseless), digit, rare sign, anything else.
+# letter, non-Latin small/capital letter (or caseless), Greek final sigma, digit, rare sign,
+# anything else.
 _ASCII_CLASSES = "".join(
     "a" if "a" <= chr(b) <= "z" else "A" if "A" <= chr(b) <= "Z" else "d" if chr(b).isdigit()
     else " "
@@ -192,6 +211,9 @@ _MISPLACED = (
     # A non-Latin letter against a Latin one.
     b"ac", b"ca", b"Ac", b"cA", b"aC", b"Ca", b"lc", b"cl", b"uc", b"cu",
 )  # fmt: skip
+# Greek final sigma (class f) inside a word (Hebrew `ע` read as Greek), or against a Latin
+# letter; counted only where a reading has the letter.
+_MISPLACED_FINAL = (b"fc", b"fC", b"ff", b"af", b"fa", b"Af", b"fA", b"lf", b"fl", b"uf", b"fu")
 _ASCII_BYTES = bytes(range(0x80))
 _EPSILON = 1e-9
 # Rarely served encodings must win clearly: this is added to their score.
@@ -237,6 +259,8 @@ def _class_table(encoding: str) -> bytes:
     for char in charmap_table(encoding)[0x80:]:
         if unicodedata.category(char) == "Mn":
             classes.append("m")
+        elif char == "ς":
+            classes.append("f")
         elif _is_letter(char):
             small = not char.isupper()
             classes.append(("l" if small else "u") if _is_latin(char) else ("c" if small else "C"))
@@ -247,6 +271,13 @@ def _class_table(encoding: str) -> bytes:
         else:
             classes.append(" ")
     return (_ASCII_CLASSES + "".join(classes)).encode("ascii")
+
+
+@cache
+def sign_bytes(encoding: str) -> bytes:
+    """The non-ASCII bytes ``encoding`` reads as punctuation or signs of running text."""
+    classes = _class_table(encoding)
+    return bytes(byte for byte in range(0x80, 0x100) if classes[byte] == ord(" "))
 
 
 def _letter_weight(char: str, frequent: str, other: str) -> float:
@@ -280,13 +311,14 @@ def _weights(encoding: str, language: str) -> tuple[float, ...]:
 
 @cache
 def languages_of(encoding: str) -> tuple[str, ...]:
-    """The languages ``encoding`` can write: it has all their frequent letters."""
+    """The languages ``encoding`` can write: it has all their frequent letters (but those a
+    language can do without)."""
     table = set(charmap_table(encoding)[0x80:])
     table |= {char.lower() for char in table}
     return tuple(
         language
         for language, (frequent, _) in LANGUAGES.items()
-        if all(char in table for char in frequent)
+        if all(char in table or char in _OPTIONAL_LETTERS.get(language, "") for char in frequent)
     )
 
 
@@ -313,7 +345,10 @@ def _run_score(marks: bytes) -> float:
 
 def _misplaced_score(classes: bytes) -> float:
     """The (negative) score of the other misplaced characters in the ``classes`` of a sample."""
-    return _CONTEXT * sum(map(classes.count, _MISPLACED))
+    misplaced = sum(map(classes.count, _MISPLACED))
+    if b"f" in classes:
+        misplaced += sum(map(classes.count, _MISPLACED_FINAL))
+    return _CONTEXT * misplaced
 
 
 @cache
@@ -323,24 +358,31 @@ def _best_weights(encoding: str) -> tuple[float, ...]:
     return tuple(map(max, zip(*tables, strict=True))) if tables else (float("-inf"),) * 0x80
 
 
+def _language_scores(keys: list[int], numbers: list[int], encoding: str) -> dict[str, float]:
+    """How much the non-ASCII bytes (``keys`` - 0x80, seen ``numbers`` times) read as letters
+    of each language ``encoding`` can write."""
+    return {
+        language: sum(map(mul, numbers, map(_weights(encoding, language).__getitem__, keys)))
+        for language in languages_of(encoding)
+    }
+
+
+def _byte_counts(sample: bytes) -> tuple[list[int], list[int]]:
+    """The distinct non-ASCII bytes of ``sample`` (- 0x80) and how often each occurs."""
+    counts = Counter(sample.translate(None, _ASCII_BYTES))
+    return [byte - 0x80 for byte in counts], list(counts.values())
+
+
 def letter_score(keys: list[int], numbers: list[int], encoding: str) -> float:
     """How much the non-ASCII bytes (``keys`` - 0x80, seen ``numbers`` times) read as letters
     of one language in ``encoding``, the best of its languages; ``-inf`` for none."""
-    best = float("-inf")
-    for language in languages_of(encoding):
-        weights = _weights(encoding, language)
-        best = max(best, sum(map(mul, numbers, map(weights.__getitem__, keys))))
-    return best
+    return max(_language_scores(keys, numbers, encoding).values(), default=float("-inf"))
 
 
 def language_score(sample: bytes, encoding: str, language: str) -> float:
     """How much the non-ASCII bytes of ``sample`` read in ``encoding`` as letters of
     ``language``; ``-inf`` when the encoding cannot write it."""
-    if language not in languages_of(encoding):
-        return float("-inf")
-    weights = _weights(encoding, language)
-    counts = Counter(sample.translate(None, _ASCII_BYTES))
-    return sum(number * weights[byte - 0x80] for byte, number in counts.items())
+    return _language_scores(*_byte_counts(sample), encoding).get(language, float("-inf"))
 
 
 def prefer_language(sample: bytes, tied: list[str], language: str | None) -> list[str]:
@@ -359,58 +401,98 @@ def prefer_language(sample: bytes, tied: list[str], language: str | None) -> lis
     return [name for name in tied if texts[name] in chosen]
 
 
-def _language_words(text: str) -> Counter[str]:
-    return Counter(_WORD.findall(text.lower()))
-
-
 @cache
 def _word_set(language: str) -> frozenset[str]:
     return frozenset(WORDS[language].split())
 
 
-def prefer_words(sample: bytes, tied: list[str]) -> list[str]:
+def _around_non_ascii(sample: bytes) -> bytes:
+    """The text around the first non-ASCII bytes of ``sample`` (about ``_AROUND_BYTES``)."""
+    parts = []
+    size = 0
+    for match in _AROUND_NON_ASCII.finditer(sample):
+        parts.append(match.group())
+        size += len(parts[-1])
+        if size >= _AROUND_BYTES:
+            break
+    return b"\n".join(parts)
+
+
+def _said_languages(letters: dict[str, float], margin: float) -> frozenset[str]:
+    """The languages a reading's letters say (``letters``: each language's letter score): the
+    best, and any within ``margin`` of it (Bulgarian and Russian letters score alike)."""
+    top = max(letters.values(), default=0.0)
+    return frozenset(name for name, score in letters.items() if score >= top - margin)
+
+
+def _hits(words: Counter[str], languages: frozenset[str]) -> int:
+    """How many of ``words`` are frequent words of one of ``languages``, the best of them."""
+    return max(
+        (sum(n for word, n in words.items() if word in _word_set(name)) for name in languages),
+        default=0,
+    )
+
+
+def prefer_words(sample: bytes, tied: list[str], near: tuple[str, ...] = ()) -> list[str]:
     """Of the ``tied`` readings (equal on their letters), those whose text holds clearly more
-    frequent words of the language their letters read as; all of them when they give one
-    text or the words do not tell them apart."""
-    if len(tied) < 2:
+    frequent words of the language their letters read as. Or instead, the readings ``near``
+    them on letters that are another language and whose texts are clearly made of its
+    words: at least a tenth of their words, twice as many as the tied readings' (Icelandic
+    text reads nearly as well as Lithuanian in windows-1257, in Lithuanian words it does
+    not). All of the tied readings when they give one text or the words do not tell the
+    readings apart."""
+    if len(tied) + len(near) < 2:
         return tied
-    around = b"\n".join(_AROUND_NON_ASCII.findall(sample))
-    texts = {name: around.decode(get_encoding(name).python_codec, "replace") for name in tied}
+    keys, numbers = _byte_counts(sample)
+    margin = _NEAR_PER_BYTE * sum(numbers) + _EPSILON
+    said = {
+        name: _said_languages(_language_scores(keys, numbers, name), margin)
+        for name in (*tied, *near)
+    }
+    tied_languages = frozenset().union(*(said[name] for name in tied))
+    others = [name for name in near if said[name] and not said[name] & tied_languages]
+    if len(tied) < 2 and not others:
+        return tied
+    around = _around_non_ascii(sample)
+    texts = {
+        name: around.decode(get_encoding(name).python_codec, "replace") for name in (*tied, *others)
+    }
     if len(set(texts.values())) == 1:
         return tied
-    counts = Counter(sample.translate(None, _ASCII_BYTES))
-    hits: dict[str, int] = {}
-    for name in tied:
-        # The languages the reading's letters say (the best of the encoding's languages).
-        letters = {
-            language: sum(n * _weights(name, language)[b - 0x80] for b, n in counts.items())
-            for language in languages_of(name)
-        }
-        if not letters:
-            hits[name] = 0
-            continue
-        top = max(letters.values())
-        words = _language_words(texts[name])
-        hits[name] = max(
-            sum(n for word, n in words.items() if word in _word_set(language))
-            for language, score in letters.items()
-            if score >= top - _EPSILON
-        )
-    best = max(hits.values())
-    runners_up = [hits[name] for name in tied if hits[name] < best]
-    second = max(runners_up, default=best)
-    if second == best or best - second < _WORD_MARGIN:
+    words: dict[str, Counter[str]] = {}
+    for text in set(texts.values()):
+        words[text] = Counter(_WORD.findall(text.lower()))
+    hits = {name: _hits(words[texts[name]], said[name]) for name in texts}
+    tied_best = max(hits[name] for name in tied)
+    clear = {
+        name: hits[name]
+        for name in others
+        if hits[name] >= _WORD_SHARE * words[texts[name]].total()
+    }
+    near_best = max(clear.values(), default=0)
+    if near_best - tied_best >= _WORD_MARGIN and near_best >= 2 * tied_best:
+        return [name for name in clear if clear[name] == near_best]
+    runners_up = [hits[name] for name in tied if hits[name] < tied_best]
+    second = max(runners_up, default=tied_best)
+    if second == tied_best or tied_best - second < _WORD_MARGIN:
         return tied
-    return [name for name in tied if hits[name] == best]
+    return [name for name in tied if hits[name] == tied_best]
+
+
+def _reading_total(
+    scored: bytes, marks: bytes, keys: list[int], numbers: list[int], encoding: str
+) -> float:
+    """A reading's score: its letters (``keys``, ``numbers``), the context of its characters
+    in ``scored`` and its runs of Latin letters (``marks``), and the encoding's prior."""
+    misplaced = _misplaced_score(scored.translate(_class_table(encoding)))
+    context = _run_score(marks) + misplaced + _PRIOR.get(encoding, 0.0)
+    return letter_score(keys, numbers, encoding) + context
 
 
 def reading_score(sample: bytes, encoding: str) -> float:
     """The score of one reading (letters and context), as ``best_readings`` ranks it."""
-    counts = Counter(sample.translate(None, _ASCII_BYTES))
-    keys = [byte - 0x80 for byte in counts]
-    misplaced = _misplaced_score(sample.translate(_class_table(encoding)))
-    context = _run_score(sample.translate(_run_table(encoding))) + misplaced
-    return letter_score(keys, list(counts.values()), encoding) + context + _PRIOR.get(encoding, 0)
+    marks = sample.translate(_run_table(encoding))
+    return _reading_total(sample, marks, *_byte_counts(sample), encoding)
 
 
 def best_readings(
@@ -436,17 +518,25 @@ def _near_non_ascii(sample: bytes) -> bytes:
     return b"\n".join(_NON_ASCII_RUNS.findall(sample))
 
 
+class Ranking(NamedTuple):
+    """The readings that score best (``best``, in candidate order), their ``score``, and the
+    other readings scoring within a small margin below it (``near``, in candidate order)."""
+
+    best: tuple[str, ...]
+    score: float
+    near: tuple[str, ...]
+
+
 def ranked_readings(
     sample: bytes, candidates: tuple[str, ...] = CANDIDATES, ruled_out: frozenset[str] = frozenset()
-) -> tuple[tuple[str, ...], float]:
-    """``best_readings`` and their score."""
-    counts = Counter(sample.translate(None, _ASCII_BYTES))
+) -> Ranking:
+    """``best_readings``, their score, and the readings near them."""
+    keys, numbers = _byte_counts(sample)
+    high = sum(numbers)
     # (Text of a non-Latin script is mostly non-ASCII: the runs would be nearly all of it.)
-    scored = sample if 4 * counts.total() > len(sample) else _near_non_ascii(sample)
+    scored = sample if 4 * high > len(sample) else _near_non_ascii(sample)
     marks = {name: scored.translate(_run_table(name)) for name in candidates}
     intact = [name for name in candidates if name not in ruled_out and b"B" not in marks[name]]
-    keys = [byte - 0x80 for byte in counts]
-    numbers = list(counts.values())
     pool = intact or candidates
     # A bound on each reading's score: its bytes' best weights over all its languages, and the
     # runs of non-ASCII Latin letters (the other context scores are never positive). Readings
@@ -456,13 +546,36 @@ def ranked_readings(
         best_weights = _best_weights(name)
         letters_bound = sum(map(mul, numbers, map(best_weights.__getitem__, keys)))
         bounds[name] = letters_bound + _run_score(marks[name]) + _PRIOR.get(name, 0.0)
+    order = sorted(pool, key=bounds.__getitem__, reverse=True)
     totals: dict[str, float] = {}
     top = float("-inf")
-    for name in sorted(pool, key=bounds.__getitem__, reverse=True):
+    for name in order:
         if bounds[name] < top - _EPSILON:
             break
-        misplaced = _misplaced_score(scored.translate(_class_table(name)))
-        context = _run_score(marks[name]) + misplaced + _PRIOR.get(name, 0.0)
-        totals[name] = letter_score(keys, numbers, name) + context
+        totals[name] = _reading_total(scored, marks[name], keys, numbers, name)
         top = max(top, totals[name])
-    return tuple(name for name in pool if totals.get(name, top - 1) >= top - _EPSILON), top
+    best = tuple(name for name in pool if totals.get(name, top - 1) >= top - _EPSILON)
+    # The readings within the margin below whose letters say other languages than the best
+    # readings' (only these can the words prefer: see prefer_words).
+    margin = _NEAR_PER_BYTE * high + _EPSILON
+    said = frozenset().union(
+        *(_said_languages(_language_scores(keys, numbers, name), margin) for name in best)
+    )
+    near = set()
+    for name in order:
+        if bounds[name] < top - margin:
+            break
+        if name in best:
+            continue
+        letters = _language_scores(keys, numbers, name)
+        # (The context scores are never positive: the letters alone bound the total.)
+        if max(letters.values(), default=top - margin - 1) < top - margin:
+            continue
+        languages = _said_languages(letters, margin)
+        if languages & said:
+            continue
+        if name not in totals:
+            totals[name] = _reading_total(scored, marks[name], keys, numbers, name)
+        if totals[name] >= top - margin:
+            near.add(name)
+    return Ranking(best, top, tuple(name for name in pool if name in near))

@@ -1,9 +1,10 @@
 """Write a larger, varied evaluation corpus from the words of ``texts.py`` (not committed).
 
 Usage: python scripts/detection/generate_corpus.py OUT_DIR [--per-size N] [--seed S]
+[--short-bytes MIN MAX]
 
-For each language and encoding of ``texts.py``: N short pages (200-400 bytes), N medium pages
-(about 1-2 KB of text) and one page of about 20 KB, each made of sentences of the language's
+For each language and encoding of ``texts.py``: N short pages (200-400 bytes, or MIN-MAX), N
+medium pages (about 1-2 KB of text) and one page of about 20 KB, each made of sentences of the language's
 words in a random order (so the letters are the language's, but no page repeats the committed
 ones), none declaring its encoding. ``MANIFEST.tsv`` gives file, true encoding and the TLD, as
 ``benchmarks/eval_detection.py`` expects: ``python benchmarks/eval_detection.py OUT_DIR``.
@@ -47,6 +48,9 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--per-size", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--short-bytes", type=int, nargs=2, default=(200, 400), help="short pages' size range"
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -59,7 +63,7 @@ def main() -> None:
             canonical = get_encoding(name).name
             pages = []
             for n in range(args.per_size):
-                limit = rng.randint(200, 400)
+                limit = rng.randint(*args.short_bytes)
                 short = sentences(words, rng, 600, joiner)
                 pages.append((f"short{n}", short_page(short, canonical, limit)))
                 medium = tuple(sentences(words, rng, 300, joiner) for _ in range(rng.randint(3, 6)))

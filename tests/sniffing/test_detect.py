@@ -16,7 +16,7 @@ from scrapy_charset.sniffing import (
     decode_html,
     sniff,
 )
-from scrapy_charset.sniffing.detect import SAMPLE_BYTES, whatwg_encoding_for
+from scrapy_charset.sniffing.detect import SAMPLE_BYTES, cjk_score, whatwg_encoding_for
 
 TEXTS = {
     "windows-1251": "<p>Привет! Это пример текста на русском языке, чтобы всё проверить.</p>",
@@ -193,6 +193,24 @@ def test_the_tld_only_breaks_ties() -> None:
          "windows-1252", None),
         ("<p>Zarok dikarin li wir pirtûkan bixwînin û lîstikan bilîzin.</p>", "windows-1254",
          None),
+        # Icelandic and Faroese ð þ æ ø read nearly as well as Lithuanian š ž ę ų in
+        # windows-1257 (and as Welsh ŵ ŷ in ISO-8859-14): their words decide the near tie.
+        ("<p>Þar er gufubað og heitur pottur. Þegar það er kalt fer fólk í bæinn, en það er "
+         "gott að vera þar.</p>", "windows-1252", None),
+        ("<p>Það var þá. Þið þekkið þetta: þeir fóru í bæinn, og það er þeirra mál.</p>",
+         "windows-1252", None),
+        ("<p>Bløðini og bøkurnar eru á bókasavninum. Tað er opið um leygardagar, og vit lesa "
+         "har meðan børnini spæla.</p>", "iso-8859-10", None),
+        # Croatian without đ in ISO-8859-13 (windows-1250 reads ć ž as ă ţ).
+        ("<p>Brekinja je bjelogorična vrsta drveća iz porodice ruža. Rasprostranjena je u "
+         "južnoj Europi.</p>", "iso-8859-13", None),
+        # Hebrew read as Greek puts a final sigma (ע) inside words.
+        ("<p>החלקים של התקן בנויים, עד כמה שאפשר, כך: קודים מוקצים לסימנים שונים, כגון "
+         "פיסוק, מטבע ומספרים עיליים.</p>", "iso-8859-8", None),
+        # Apostrophes count as punctuation, not as letters the reading lacks: `’s` is no
+        # Hangul syllable of Korean text (it is one of UHC's rare extension).
+        ("<p>Euro toeristen en ’s ochtends de markt. Bloemen voor één euro ’s middags, met "
+         "beschuit.</p>", "windows-1252", None),
     ],
 )
 def test_latin_classes_read_right(text: str, encoding: str, url: str | None) -> None:
@@ -311,3 +329,20 @@ def test_chinese_words_are_not_korean_with_hanja() -> None:
     )
     decoded, decision = decode_html(f"<p>{korean}</p>".encode("cp949"))
     assert decision.encoding == lookup("euc-kr") and korean in decoded
+    # So is text in the mixed script, Hanja words with Hangul endings (`國民은`): only Hanja
+    # after Hangul inside a word count against Korean.
+    mixed = (
+        "悠久한 歷史와 傳統에 빛나는 우리들 大韓國民은 己未三一運動으로 大韓民國을 建立하여 "
+        "世界에 宣布한 偉大한 獨立精神을 繼承하여"
+    )
+    decoded, decision = decode_html(f"<p>{mixed}</p>".encode("cp949"))
+    assert decision.encoding == lookup("euc-kr") and mixed in decoded
+
+
+def test_kana_read_as_rare_hangul_is_not_korean() -> None:
+    # Shift_JIS kana are valid UHC, as Hangul syllables of its extension, which Korean text
+    # hardly uses: Korean text is KS X 1001's 2,350 syllables.
+    text = "住宅建設と、建築期間は半分に短縮されました。昨日、住民が説明を聞きながら確認した。"
+    decoded, decision = decode_html(f"<p>{text}</p>".encode("cp932"))
+    assert decision.encoding == lookup("shift_jis") and text in decoded
+    assert cjk_score(text.encode("cp932").decode("cp949", "replace"), "EUC-KR") < 0.5
