@@ -337,6 +337,41 @@ def _run_table(encoding: str) -> bytes:
     return (" " * 0x80 + "".join(marks)).encode("ascii")
 
 
+# Letters that are consonants though their decomposition has no ASCII consonant.
+_OTHER_CONSONANTS = set("łđßðþŧŋĸħ")
+_VOWELS = set("aeiouy")
+
+
+def _is_consonant(char: str) -> bool:
+    """Whether the Latin letter ``char`` is a consonant (`ž`, `ł`; not `é`, `æ`, `ı`)."""
+    small = char.lower()
+    base = unicodedata.normalize("NFD", small)[0]
+    if small in _OTHER_CONSONANTS:
+        return True
+    return base.isascii() and base.isalpha() and base not in _VOWELS
+
+
+@cache
+def _lone_table(encoding: str) -> bytes:
+    """``bytes.translate`` table: under ``encoding``, non-ASCII Latin consonants to ``k``, other
+    letters and digits to ``a``, anything else to a space (for consonants standing alone)."""
+    marks = []
+    for byte, char in enumerate(charmap_table(encoding)):
+        if byte >= 0x80 and _is_latin(char) and char.isalpha() and _is_consonant(char):
+            marks.append("k")
+        elif char.isalnum() or (byte >= 0x80 and _is_letter(char)):
+            marks.append("a")
+        else:
+            marks.append(" ")
+    return "".join(marks).encode("ascii")
+
+
+def _lone_score(marks: bytes) -> float:
+    """The (negative) score of consonants with a diacritic standing alone as words in the
+    ``marks`` of a sample: no language has such a word (a `¾` read as `ž`)."""
+    return _CONTEXT * marks.count(b" k ")
+
+
 def _run_score(marks: bytes) -> float:
     """The (negative) score of runs of non-ASCII Latin letters in the ``marks`` of a sample
     (three in a row are how Cyrillic, Greek or Arabic text reads in a Latin encoding)."""
@@ -436,11 +471,11 @@ def _hits(words: Counter[str], languages: frozenset[str]) -> int:
 def prefer_words(sample: bytes, tied: list[str], near: tuple[str, ...] = ()) -> list[str]:
     """Of the ``tied`` readings (equal on their letters), those whose text holds clearly more
     frequent words of the language their letters read as. Or instead, the readings ``near``
-    them on letters that are another language and whose texts are clearly made of its
-    words: at least a tenth of their words, twice as many as the tied readings' (Icelandic
-    text reads nearly as well as Lithuanian in windows-1257, in Lithuanian words it does
-    not). All of the tied readings when they give one text or the words do not tell the
-    readings apart."""
+    them on letters that are another language, with twice the words of the tied ones
+    (Icelandic text reads nearly as well as Lithuanian in windows-1257, in Lithuanian words
+    it does not). Either way a winner's text is clearly made of its language's words (at
+    least a tenth of them: two Latvian words by chance in Basque text are not). All of the
+    tied readings when they give one text or the words do not tell the readings apart."""
     if len(tied) + len(near) < 2:
         return tied
     keys, numbers = _byte_counts(sample)
@@ -463,20 +498,19 @@ def prefer_words(sample: bytes, tied: list[str], near: tuple[str, ...] = ()) -> 
     for text in set(texts.values()):
         words[text] = Counter(_WORD.findall(text.lower()))
     hits = {name: _hits(words[texts[name]], said[name]) for name in texts}
-    tied_best = max(hits[name] for name in tied)
+    # Only a reading whose text is clearly its language's words can win on them.
     clear = {
-        name: hits[name]
-        for name in others
-        if hits[name] >= _WORD_SHARE * words[texts[name]].total()
+        name: hits[name] for name in texts if hits[name] >= _WORD_SHARE * words[texts[name]].total()
     }
-    near_best = max(clear.values(), default=0)
+    tied_best = max(hits[name] for name in tied)
+    near_best = max((clear[name] for name in others if name in clear), default=0)
     if near_best - tied_best >= _WORD_MARGIN and near_best >= 2 * tied_best:
-        return [name for name in clear if clear[name] == near_best]
+        return [name for name in others if clear.get(name) == near_best]
     runners_up = [hits[name] for name in tied if hits[name] < tied_best]
     second = max(runners_up, default=tied_best)
     if second == tied_best or tied_best - second < _WORD_MARGIN:
         return tied
-    return [name for name in tied if hits[name] == tied_best]
+    return [name for name in tied if clear.get(name) == tied_best] or tied
 
 
 def _reading_total(
@@ -485,6 +519,7 @@ def _reading_total(
     """A reading's score: its letters (``keys``, ``numbers``), the context of its characters
     in ``scored`` and its runs of Latin letters (``marks``), and the encoding's prior."""
     misplaced = _misplaced_score(scored.translate(_class_table(encoding)))
+    misplaced += _lone_score(scored.translate(_lone_table(encoding)))
     context = _run_score(marks) + misplaced + _PRIOR.get(encoding, 0.0)
     return letter_score(keys, numbers, encoding) + context
 

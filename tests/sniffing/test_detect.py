@@ -207,6 +207,16 @@ def test_the_tld_only_breaks_ties() -> None:
         # Hebrew read as Greek puts a final sigma (ע) inside words.
         ("<p>החלקים של התקן בנויים, עד כמה שאפשר, כך: קודים מוקצים לסימנים שונים, כגון "
          "פיסוק, מטבע ומספרים עיליים.</p>", "iso-8859-8", None),
+        # A sign standing alone is no consonant standing alone (`¾` is ISO-8859-4's `ž`).
+        ("<p>Vår kjære møy i cape øvde banjo, whist og quiz i taxifila. Et sted, cirka ¾ inn "
+         "i boka, står det at hun går hjem.</p>", "windows-1252", None),
+        # Two Latvian words by chance (Basque `ar`, male) do not make Basque `ñ` Latvian `ņ`
+        # (ISO-8859-4): a reading wins on words only when they are a tenth of its words.
+        ("<p>Herriko liburutegia larunbatetan ere irekita dago. Haurrek liburuak irakurri eta "
+         "jolasean ibil daitezke, eta helduek kafea hartzen dute egunkaria irakurtzen duten "
+         "bitartean. Baserrian ar eta eme asko daude, eta ar gazteak udazkenean saltzen "
+         "dituzte azokan, Iruñetik etortzen diren bisitariei.</p>", "windows-1252",
+         "http://a.es/"),
         # Apostrophes count as punctuation, not as letters the reading lacks: `’s` is no
         # Hangul syllable of Korean text (it is one of UHC's rare extension).
         ("<p>Euro toeristen en ’s ochtends de markt. Bloemen voor één euro ’s middags, met "
