@@ -147,6 +147,9 @@ def evaluate(
 ) -> None:
     rows = [line.split("\t") for line in (corpus / "MANIFEST.tsv").read_text().splitlines()[1:]]
     rows = [row for row in rows if row and row[0] and (not short or _is_short(row[0]))]
+    if not rows:
+        print(f"{corpus}: no {'short ' if short else ''}pages")
+        return
     contenders = {
         name: c for name, c in CONTENDERS.items() if (not only or name in only) and _available(c)
     }
