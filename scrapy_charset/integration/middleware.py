@@ -86,6 +86,7 @@ _TAKEOVER: dict[type[Response], tuple[str, type[TextResponse]]] = {
 
 _FLAGS = {source: f"charset:{source.value}" for source in Source}
 _SOURCE_KEYS = {source: f"charset/source/{source.value}" for source in Source}
+_ENCODING_KEYS = {e.name: f"charset/encoding/{e.name}" for e in ALL_ENCODINGS}
 
 _STOCK_ASCII_CODEC = resolve_encoding("ascii")  # what stock Scrapy uses for ASCII-only bodies
 
@@ -273,7 +274,8 @@ class CharsetMiddleware:
     ) -> None:
         inc = self._inc
         inc(_SOURCE_KEYS[decision.source])
-        inc(f"charset/encoding/{decision.encoding.name}")
+        name = decision.encoding.name
+        inc(_ENCODING_KEYS.get(name) or f"charset/encoding/{name}")
         if changed:
             inc("charset/changed")
         elif changed is None:
@@ -460,18 +462,20 @@ def _stock_body_codec(body: bytes) -> str | None:
 _PLAIN_META = re.compile(
     rb"""<meta[ \t\n\r]+charset=(["'])([A-Za-z0-9_-]{1,64})\1[ \t\n\r]*/?>""", re.I
 )
-# Before it, anything w3lib's scan could stop at or read instead: a comment, an XML
-# declaration, another <meta> (also "< meta"), the <body> tag.
-_W3LIB_MARKS = (b"<!--", b"?xml", b"meta", b"body")
 
 
 def _plain_meta_label(head: bytes) -> str | None:
     """The label w3lib reads from ``head`` (the first 4,096 bytes) where the first thing its
     scan can stop at is a plain ``<meta charset="...">``, found without its scan (which costs
-    more than the rest of the statistic); ``None``: not that case, ask w3lib."""
+    more than the rest of the statistic); ``None``: not that case, ask w3lib. Before it must
+    be nothing w3lib's scan could stop at or read instead: a comment, an XML declaration,
+    another ``<meta>`` (also ``< meta``), the ``<body>`` tag."""
     lowered = head.lower()
     at = lowered.find(b"<meta")
-    if at < 0 or any(mark in lowered[:at] for mark in _W3LIB_MARKS):
+    if at < 0:
+        return None
+    before = lowered[:at]
+    if b"<!--" in before or b"?xml" in before or b"meta" in before or b"body" in before:
         return None
     match = _PLAIN_META.match(head, at)
     return None if match is None else match.group(2).decode("ascii")
