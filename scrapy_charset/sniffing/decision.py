@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from ..encoding import Encoding
+from ..encoding.labels import FrozenRecord
+
+_set = object.__setattr__
 
 
 class Source(str, Enum):
@@ -28,41 +29,57 @@ class Source(str, Enum):
         return self.value
 
 
-@dataclass(frozen=True)
-class Declaration:
-    """An encoding declared somewhere: ``label`` as written, ``encoding`` ``None`` if unknown."""
+class Declaration(FrozenRecord):
+    """An encoding declared somewhere: ``label`` as written, ``encoding`` ``None`` if unknown.
+
+    Immutable; repr, equality, hash and pickling by fields (see ``FrozenRecord``).
+    """
+
+    __slots__ = ("source", "label", "encoding")
+    __match_args__ = ("source", "label", "encoding")
 
     source: Source
     label: str
     encoding: Encoding | None
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Declaration, (self.source, self.label, self.encoding))
+    def __init__(self, source: Source, label: str, encoding: Encoding | None) -> None:
+        _set(self, "source", source)
+        _set(self, "label", label)
+        _set(self, "encoding", encoding)
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(FrozenRecord):
     """The encoding a browser would use for a body, and why.
 
     ``label`` is the label as written where a declaration decided (``None`` otherwise);
     ``overridden`` lists the declarations that lost, including unrecognised labels;
     ``confident`` is the spec's confidence: ``True`` for "certain" (BOM, header, forced),
-    ``False`` for "tentative".
+    ``False`` for "tentative". Immutable; repr, equality, hash and pickling by fields (see
+    ``FrozenRecord``): a small pickle, and the encodings come back as the same singletons.
     """
+
+    __slots__ = ("encoding", "source", "label", "overridden", "confident")
+    __match_args__ = ("encoding", "source", "label", "overridden", "confident")
 
     encoding: Encoding
     source: Source
-    label: str | None = None
-    overridden: tuple[Declaration, ...] = ()
-    confident: bool = False
+    label: str | None
+    overridden: tuple[Declaration, ...]
+    confident: bool
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Positional fields rather than a dict of them: a smaller pickle. The encodings come
-        # back as the same singletons (see ``Encoding.__reduce__``).
-        return (
-            Decision,
-            (self.encoding, self.source, self.label, self.overridden, self.confident),
-        )
+    def __init__(
+        self,
+        encoding: Encoding,
+        source: Source,
+        label: str | None = None,
+        overridden: tuple[Declaration, ...] = (),
+        confident: bool = False,
+    ) -> None:
+        _set(self, "encoding", encoding)
+        _set(self, "source", source)
+        _set(self, "label", label)
+        _set(self, "overridden", overridden)
+        _set(self, "confident", confident)
 
     def as_record(self) -> dict[str, str | None]:
         """The decision as plain JSON-compatible values: ``{"encoding": "Shift_JIS",
