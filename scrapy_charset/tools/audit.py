@@ -43,11 +43,10 @@ from .audit_report import (
     ANY,
     FORMATS,
     GROUPABLE,
+    Findings,
     Summary,
     Writer,
     render_classes,
-    render_errors,
-    render_examples,
     render_table,
 )
 from .audit_severity import CLASSES
@@ -59,7 +58,6 @@ EXIT_OK = 0
 EXIT_GARBLED = 1
 EXIT_USAGE = 2
 EXIT_FAILED_INPUT = 3
-ERRORS_LISTED = 20  # inputs that failed, listed under the table
 
 DESCRIPTION = (
     "Audit pages for mojibake: decode each page as a browser does (WHATWG encoding sniffing) "
@@ -332,65 +330,32 @@ def parse_defaults(value: str) -> tuple[str, ...]:
 
 
 class Audit:
-    """Audits pages one at a time: record, summary, output and progress."""
+    """Audits pages one at a time: record, output, findings and progress."""
 
     def __init__(
-        self,
-        writer: Writer,
-        summary: Summary,
-        progress: Progress,
-        browser: BrowserDecoder,
-        examples_for: str,
-        examples: int,
+        self, writer: Writer, findings: Findings, progress: Progress, browser: BrowserDecoder
     ) -> None:
         self.writer = writer
-        self.summary = summary
+        self.findings = findings
         self.progress = progress
         self.browser = browser
-        self.examples_for = examples_for
-        self.examples = examples
-        self.garbled: list[Record] = []
-        self.errors: list[Record] = []  # the first ones, for the table
-        self.error_count = 0
+
+    @property
+    def summary(self) -> Summary:
+        return self.findings.summary
 
     def add(self, page: Page) -> Record:
         return self.add_record(audit_page(page, self.browser, self.summary.defaults))
 
     def add_record(self, record: Record) -> Record:
         self.writer.page(record)
-        self.summary.add(record)
+        self.findings.add(record)
         self.progress.update(record)
-        if not record.ok:
-            if len(self.errors) <= ERRORS_LISTED:
-                self.errors.append(record)
-            self.error_count += 1
-        elif len(self.garbled) < self.examples and self._shows_garbling(record):
-            self.garbled.append(record)
         return record
-
-    def _shows_garbling(self, record: Record) -> bool:
-        if self.examples_for == ANY:
-            return any(record.garbled(name) for name in self.summary.defaults)
-        return record.garbled(self.examples_for)
 
     def add_all(self, pages: Iterable[Page]) -> None:
         for page in pages:
             self.add(page)
-
-    def table_extra(self) -> str:
-        parts: list[str] = [render_classes(self.summary)]
-        if self.garbled:
-            default = self.examples_for if self.examples_for != ANY else self.summary.defaults[0]
-            shown = [r for r in self.garbled if r.garbled(default)] or self.garbled
-            parts.append(f"\nfirst pages {default} garbles:\n")
-            parts.append(render_examples(shown, default, self.examples))
-        if self.errors:
-            parts.append(f"\n{self.error_count} input(s) could not be audited:\n")
-            parts.append(render_errors(self.errors[:ERRORS_LISTED]))
-            if self.error_count > ERRORS_LISTED:
-                more = self.error_count - ERRORS_LISTED
-                parts.append(f"  ... and {more} more (all are in --format jsonl or csv)\n")
-        return "".join(parts)
 
 
 def parse_classes(value: str) -> tuple[str, ...]:
@@ -483,11 +448,9 @@ def run(
         units = list(iter_units(plan.local)) if plan.has_local else []
         audit = Audit(
             Writer(out, opts.output_format, opts.summary_only),
-            summary,
+            Findings(summary, opts.fail_on, max(opts.examples, 0)),
             make_progress(progress_on, len(units), len(plan.urls), stderr, opts.progress is True),
             browser,
-            opts.fail_on,
-            max(opts.examples, 0),
         )
         audit.add_all(plan.problems)
         options = read_options(plan.local)
@@ -495,23 +458,17 @@ def run(
             from .audit_dask import audit_units_with_dask
 
             try:
-                shard = audit_units_with_dask(
-                    units, opts.dask, options, browser, opts.group_by, defaults
-                )
+                audit.findings.merge(audit_units_with_dask(
+                    units, opts.dask, options, browser, audit.findings.fresh()
+                ))
             except (ImportError, OSError, ValueError) as exc:
                 stderr.write(f"audit: --dask: {describe_error(exc)}\n")
                 return EXIT_USAGE
-            summary.merge(shard)
             audit.progress.advance_inputs(len(units))
         elif opts.jobs != 1 and len(units) > 1:
-            from .audit_parallel import audit_units_in_processes
+            from .audit_parallel import audit_in_processes
 
-            for records in audit_units_in_processes(
-                units, options, browser, defaults, opts.jobs or os.cpu_count() or 1
-            ):
-                for record in records:  # streamed from the worker's spool file
-                    audit.add_record(record)
-                audit.progress.advance_inputs(1)
+            audit_in_processes(units, options, audit, opts.jobs or os.cpu_count() or 1)
         else:
             for unit in units:
                 audit.add_all(read_unit(unit, options))
@@ -524,7 +481,7 @@ def run(
                 audit.progress.log_stream() if audit.progress.enabled else None,
             )
         audit.progress.close()
-        audit.writer.finish(summary, audit.table_extra())
+        audit.writer.finish(summary, audit.findings.table_extra())
         if opts.output and opts.output_format != "table":
             # The file holds the records; the terminal still gets the numbers.
             stdout.write(render_table(summary))

@@ -1,8 +1,9 @@
 """The audit on a Dask cluster (``pip install scrapy-charset[dask]``).
 
-Each task audits one input (a WARC file, local or remote through fsspec, a file or a cache
-entry) and returns its summary counts; the client merges them into the summary one local run
-gives. Point it at any cluster with a scheduler address::
+Each task audits one input (a WARC file, local or remote through fsspec) or a batch of
+consecutive small ones (files, cache entries) and returns its summary counts with the few
+examples the report shows; the client merges them, in input order, into the summary one local
+run gives. Point it at any cluster with a scheduler address::
 
     from dask.distributed import Client
     from scrapy_charset.tools.audit_dask import audit_paths
@@ -22,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .audit_compare import DEFAULTS, BrowserDecoder, audit_page
+from .audit_compare import DEFAULTS, BrowserDecoder
 from .audit_decoding import MiddlewareDecoder
 from .audit_inputs import (
     DEFAULT_MAX_SIZE,
@@ -32,23 +33,9 @@ from .audit_inputs import (
     Unit,
     is_remote,
     iter_units,
-    read_unit,
 )
-from .audit_report import Summary
-
-
-def audit_unit_summary(
-    unit: Unit,
-    options: ReadOptions,
-    browser: BrowserDecoder,
-    group_by: str,
-    defaults: Sequence[str],
-) -> dict[str, Any]:
-    """One input's summary, as JSON-ready data (what a Dask task returns)."""
-    summary = Summary(group_by, defaults)
-    for page in read_unit(unit, options):
-        summary.add(audit_page(page, browser, defaults))
-    return summary.to_json()
+from .audit_parallel import Setup, audit_units, in_input_order, plan_tasks
+from .audit_report import ANY, Findings, Summary
 
 
 def _client(scheduler: Any) -> Any:
@@ -66,23 +53,28 @@ def audit_units_with_dask(
     scheduler: Any,
     options: ReadOptions,
     browser: BrowserDecoder,
-    group_by: str = "tld",
-    defaults: Sequence[str] = DEFAULTS,
-) -> Summary:
+    findings: Findings,
+) -> Findings:
     """Map the audit over ``units`` on a cluster (a ``Client``, a scheduler address or
-    ``"local"``) and merge the summaries as they come."""
+    ``"local"``), in tasks of consecutive inputs (each WARC alone, small inputs in batches),
+    and merge the findings of the tasks, in input order, into a copy of the empty ``findings``:
+    what one local run gives."""
     from dask.distributed import as_completed
 
     client, own = _client(scheduler)
     try:
+        workers = sum(client.nthreads().values()) or 1
+        tasks = plan_tasks(units, workers)
+        setup = Setup(options, browser, findings.fresh())
         futures = client.map(
-            audit_unit_summary, list(units), options=options, browser=browser,
-            group_by=group_by, defaults=tuple(defaults), pure=False,
+            audit_units, [[units[i] for i in task] for task in tasks], setup=setup, pure=False
         )
-        summary = Summary(group_by, defaults)
-        for _future, result in as_completed(futures, with_results=True):
-            summary.merge(Summary.from_json(result))
-        return summary
+        number = {future.key: n for n, future in enumerate(futures)}
+        merged = findings.fresh()
+        done = as_completed(futures, with_results=True)
+        for part, _pages in in_input_order((number[f.key], result) for f, result in done):
+            merged.merge(part)
+        return merged
     finally:
         if own:
             client.close()
@@ -111,6 +103,6 @@ def audit_paths(
             local.paths.append(Path(path))
     units = [*remote, *iter_units(local)] if local.paths else remote
     options = ReadOptions(all_types, max_size)
-    return audit_units_with_dask(
-        units, client, options, MiddlewareDecoder(settings), group_by, defaults
-    )
+    empty = Findings(Summary(group_by, defaults), ANY, 0)
+    findings = audit_units_with_dask(units, client, options, MiddlewareDecoder(settings), empty)
+    return findings.summary

@@ -1,70 +1,106 @@
 """``--jobs N``: read and audit the inputs in N worker processes on one machine.
 
-Each worker gets whole inputs (a file, a WARC, a cache entry), reads and audits them a page at a
-time as the serial audit does, and writes each record (without the page's body) to a spool
-file as soon as it is made; the parent process reads the spool files back in input order, one
-record at a time, and writes, counts and reports them. Memory stays that of one page per worker
-and one record in the parent, however big a WARC is; the spool files are deleted as they are
-read.
+The inputs are cut into tasks of consecutive inputs: each WARC alone, the small inputs (files,
+cache entries) between them in batches that shrink as the inputs left do, down to single
+inputs. A worker audits a task's pages one at a time, as the serial audit does, and sends back
+its findings: the summary counts, the few example pages and errors the report shows
+(:class:`~.audit_report.Findings`), never a record per page. When page records are written
+(``--format jsonl``/``csv``) the worker writes them, formatted, to a spool file as it goes, and
+the parent appends the file to the output. The parent merges findings and appends page records
+in input order, so every output is that of one process; memory stays that of one page per
+worker, however big a WARC is.
 
-WARCs go first and alone (each a task of its own, biggest first), small inputs (files, cache
-entries) in batches after them, so that no big input is left to one worker at the end while
-the other waits; the parent keeps only the paths of spool files that are done early.
+Without page records the tasks are handed out biggest first (the WARCs, then batches), so that
+the last tasks are single small inputs and the workers finish together. With page records they
+are handed out in input order, so the output flows as the first inputs are done rather than
+after the big ones.
 
-Workers are forked on Linux when the parent runs no other thread: they
-start at once with the modules and the decoder the parent has. Otherwise they are spawned.
+Workers are forked on Linux when the parent runs no other thread: they start at once with the
+modules and the decoder the parent has (the parent's objects frozen out of the cyclic garbage
+collector first, so that the workers' collections do not write to, and copy, the pages they
+share). Otherwise they are spawned.
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
-import pickle
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from multiprocessing.context import BaseContext
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
-from .audit_compare import BrowserDecoder, Record, audit_page
+from .audit_compare import BrowserDecoder, audit_page
 from .audit_inputs import UNIT_CACHE, UNIT_WARC, ReadOptions, Unit, read_unit
+from .audit_report import Findings, Writer
 
-_worker: dict[str, Any] = {}
-
-
-def _start_worker(
-    options: ReadOptions, browser: BrowserDecoder, defaults: Sequence[str], spool: str
-) -> None:
-    _worker.update(options=options, browser=browser, defaults=tuple(defaults), spool=spool)
+if TYPE_CHECKING:
+    from .audit import Audit
 
 
-def iter_records(unit: Unit) -> Iterator[Record]:
-    """The records of one input, one page at a time, in the worker."""
-    for page in read_unit(unit, _worker["options"]):
-        yield audit_page(page, _worker["browser"], _worker["defaults"])
+@dataclass(frozen=True)
+class Setup:
+    """What every worker needs, the same for every task."""
+
+    options: ReadOptions
+    browser: BrowserDecoder
+    findings: Findings  # empty: the shape of each task's findings
+    output_format: str | None = None  # jsonl or csv when page records are written
+    spool: str | None = None  # the folder of the page records' spool files
 
 
-def spool_unit(unit: Unit) -> str:
-    """Audit one input into a new spool file (one pickle per record); its path."""
-    fd, path = tempfile.mkstemp(suffix=".records", dir=_worker["spool"])
-    with os.fdopen(fd, "wb") as out:
-        for record in iter_records(unit):
-            pickle.dump(record, out, pickle.HIGHEST_PROTOCOL)
-    return path
+@dataclass
+class Done:
+    """A task's outcome, as a worker sends it back."""
+
+    number: int  # the task's place in input order
+    findings: Findings
+    inputs: int
+    pages_file: str | None  # the spooled page records (--format jsonl/csv)
+    worker: int  # process id
+    busy: float  # seconds of wall clock on the task
+    cpu: float  # the worker's CPU seconds so far
 
 
-def read_spool(path: str) -> Iterator[Record]:
-    """The records of a spool file, one at a time; the file is deleted once read."""
-    try:
-        with open(path, "rb") as spooled:
-            while True:
-                try:
-                    yield pickle.load(spooled)
-                except EOFError:
-                    return
-    finally:
-        os.unlink(path)
+def audit_units(units: Sequence[Unit], setup: Setup) -> tuple[Findings, str | None]:
+    """The findings of consecutive inputs, and the file their page records were written to
+    (None when page records are not written)."""
+    findings = setup.findings.fresh()
+    defaults = findings.summary.defaults
+    if setup.output_format is None:
+        for unit in units:
+            for page in read_unit(unit, setup.options):
+                findings.add(audit_page(page, setup.browser, defaults))
+        return findings, None
+    fd, path = tempfile.mkstemp(suffix=".pages", dir=setup.spool)
+    with open(fd, "w", encoding="utf-8", newline="") as out:
+        writer = Writer(out, setup.output_format, header=False)
+        for unit in units:
+            for page in read_unit(unit, setup.options):
+                record = audit_page(page, setup.browser, defaults)
+                writer.page(record)
+                findings.add(record)
+    return findings, path
+
+
+_setup: list[Setup] = []  # the worker's, set by the pool's initializer
+
+
+def _start_worker(setup: Setup) -> None:
+    _setup[:] = [setup]
+
+
+def _run_task(task: tuple[int, list[Unit]]) -> Done:
+    number, units = task
+    started = time.perf_counter()
+    findings, pages_file = audit_units(units, _setup[0])
+    busy = time.perf_counter() - started
+    return Done(number, findings, len(units), pages_file, os.getpid(), busy, time.process_time())
 
 
 def pool_context() -> BaseContext:
@@ -78,6 +114,8 @@ def pool_context() -> BaseContext:
 # How many times bigger a gzip'd WARC's pages are than the file (HTML inflates 4-6 times): only
 # to rank a .warc.gz against a plain .warc.
 GZIP_RATIO = 5
+BATCH_MOST = 32  # inputs in one task
+GUIDE = 4  # a batch takes at most 1/(GUIDE * jobs) of the small inputs' bytes left
 
 
 def input_size(unit: Unit) -> float:
@@ -91,24 +129,45 @@ def input_size(unit: Unit) -> float:
     return size * GZIP_RATIO if unit.kind == UNIT_WARC and path.endswith(".gz") else size
 
 
-def plan_tasks(units: Sequence[Unit], jobs: int) -> list[list[int]]:
-    """The workers' tasks as lists of unit indexes: each WARC alone, biggest first, then the
-    small inputs (files, cache entries) in input order in batches, biggest batch first, so that
-    sending them costs little next to auditing them and the last tasks are small ones that
-    even out the workers' ends. (However compressed, a WARC goes before any batch.)"""
-    small = [i for i, unit in enumerate(units) if unit.kind != UNIT_WARC]
-    batch = max(1, min(32, len(small) // (jobs * 8)))
-    sizes = [input_size(unit) for unit in units]
-    warcs = sorted(
-        ([i] for i, unit in enumerate(units) if unit.kind == UNIT_WARC), key=lambda t: -sizes[t[0]]
-    )
-    batches = [small[start:start + batch] for start in range(0, len(small), batch)]
-    return warcs + sorted(batches, key=lambda task: -sum(sizes[i] for i in task))
+def plan_tasks(
+    units: Sequence[Unit], jobs: int, sizes: Sequence[float] | None = None
+) -> list[range]:
+    """The tasks, in input order, as ranges of consecutive unit indexes: each WARC alone, the
+    small inputs between them in batches of at most BATCH_MOST that shrink with the small
+    inputs' bytes left (guided self-scheduling), down to single inputs at the end. ``sizes``:
+    the units' :func:`input_size`, when known."""
+    sizes = sizes if sizes is not None else [input_size(unit) for unit in units]
+    left = sum(size for unit, size in zip(units, sizes, strict=True) if unit.kind != UNIT_WARC)
+    tasks: list[range] = []
+    start = 0
+    while start < len(units):
+        stop = start + 1
+        if units[start].kind != UNIT_WARC:
+            most = left / (GUIDE * jobs)
+            taken = sizes[start]
+            while (stop < len(units) and units[stop].kind != UNIT_WARC
+                   and stop - start < BATCH_MOST and taken + sizes[stop] <= most):
+                taken += sizes[stop]
+                stop += 1
+            left -= taken
+        tasks.append(range(start, stop))
+        start = stop
+    return tasks
 
 
-def spool_task(task: tuple[int, list[Unit]]) -> tuple[int, list[str]]:
-    number, units = task
-    return number, [spool_unit(unit) for unit in units]
+def biggest_first(
+    units: Sequence[Unit], tasks: Sequence[range], sizes: Sequence[float] | None = None
+) -> list[int]:
+    """The order to hand tasks out in when the output need not flow in input order: every
+    WARC (biggest first; however compressed, before any batch), then the batches, biggest
+    first, so that the last tasks are the smallest."""
+    sizes = sizes if sizes is not None else [input_size(unit) for unit in units]
+
+    def rank(number: int) -> tuple[bool, float]:
+        task = tasks[number]
+        return units[task.start].kind != UNIT_WARC, -sum(sizes[i] for i in task)
+
+    return sorted(range(len(tasks)), key=rank)
 
 
 def preload(units: Sequence[Unit]) -> None:
@@ -124,29 +183,82 @@ def preload(units: Sequence[Unit]) -> None:
             pass
 
 
-def audit_units_in_processes(
-    units: Sequence[Unit],
-    options: ReadOptions,
-    browser: BrowserDecoder,
-    defaults: Sequence[str],
-    jobs: int,
-) -> Iterator[Iterator[Record]]:
-    """For each unit, in order, an iterator over its records, computed by ``jobs`` worker
-    processes. Read each before asking for the next."""
+@dataclass
+class RunStats:
+    """How the last ``--jobs`` run went: the pool's wall clock, each worker's busy time (wall
+    clock on tasks) and CPU time, and the parent's CPU time while the workers ran."""
+
+    wall: float = 0.0
+    parent_cpu: float = 0.0
+    busy: dict[int, float] = field(default_factory=dict)
+    cpu: dict[int, float] = field(default_factory=dict)
+
+
+last_run: list[RunStats] = []  # the last run's, for benchmarks
+
+
+def audit_in_processes(
+    units: Sequence[Unit], options: ReadOptions, audit: Audit, jobs: int
+) -> None:
+    """Audit ``units`` in ``jobs`` worker processes into ``audit``: its findings, page records
+    and progress, as a serial run over them would."""
     jobs = max(1, min(jobs, len(units)))
-    tasks = plan_tasks(units, jobs)
-    spooled: dict[int, str] = {}  # unit index -> its spool file, for units done ahead of order
+    sizes = [input_size(unit) for unit in units]
+    tasks = plan_tasks(units, jobs, sizes)
+    writes_pages = audit.writer.writes_pages
+    order = list(range(len(tasks))) if writes_pages else biggest_first(units, tasks, sizes)
     with tempfile.TemporaryDirectory(prefix="scrapy-charset-audit-") as spool:
-        initargs = (options, browser, tuple(defaults), spool)
+        setup = Setup(options, audit.browser, audit.findings.fresh(),
+                      audit.writer.format if writes_pages else None, spool)
         context = pool_context()
-        if context.get_start_method() == "fork":
+        forked = context.get_start_method() == "fork"
+        if forked:
             preload(units)
-        with context.Pool(jobs, _start_worker, initargs) as pool:
-            done = pool.imap_unordered(
-                spool_task, [(n, [units[i] for i in task]) for n, task in enumerate(tasks)]
-            )
-            for index in range(len(units)):
-                while index not in spooled:
-                    number, paths = next(done)
-                    spooled.update(zip(tasks[number], paths, strict=True))
-                yield read_spool(spooled.pop(index))
+            gc.freeze()  # until the workers are done: no collection copies the shared pages
+        stats = RunStats()
+        started, parent_cpu = time.perf_counter(), time.process_time()
+        try:
+            with context.Pool(jobs, _start_worker, (setup,)) as pool:
+                work = [(number, [units[i] for i in tasks[number]]) for number in order]
+                for done in merged_in_order(pool.imap_unordered(_run_task, work), audit):
+                    stats.busy[done.worker] = stats.busy.get(done.worker, 0.0) + done.busy
+                    stats.cpu[done.worker] = max(stats.cpu.get(done.worker, 0.0), done.cpu)
+        finally:
+            if forked:
+                gc.unfreeze()
+        stats.wall = time.perf_counter() - started
+        stats.parent_cpu = time.process_time() - parent_cpu
+        last_run[:] = [stats]
+
+
+def merged_in_order(results: Iterator[Done], audit: Audit) -> Iterator[Done]:
+    """Each task's outcome as it comes (the progress advances), merged into ``audit`` in input
+    order: findings, then page records appended to the output."""
+    for done in in_input_order((d.number, d) for d in _counted(results, audit)):
+        audit.findings.merge(done.findings)
+        if done.pages_file is not None:
+            with open(done.pages_file, encoding="utf-8", newline="") as pages:
+                audit.writer.append_pages(pages)
+            os.unlink(done.pages_file)
+        yield done
+
+
+def _counted(results: Iterator[Done], audit: Audit) -> Iterator[Done]:
+    for done in results:
+        audit.progress.add_done(done.findings.records, done.findings.error_count, done.inputs)
+        yield done
+
+
+T = TypeVar("T")
+
+
+def in_input_order(numbered: Iterable[tuple[int, T]]) -> Iterator[T]:
+    """The items of ``(number, item)`` pairs that come in any order, in number order (0, 1,
+    ...), each as soon as every one before it has come."""
+    pending: dict[int, T] = {}
+    following = 0
+    for number, item in numbered:
+        pending[number] = item
+        while following in pending:
+            yield pending.pop(following)
+            following += 1

@@ -60,6 +60,12 @@ class Progress:
                 self.bar.update(1)  # a URL is an input of its own
             self._postfix()
 
+    def add_done(self, pages: int, errors: int, inputs: int) -> None:
+        """Pages (errors among them) of inputs audited elsewhere (a --jobs worker)."""
+        self.pages += pages
+        self.errors += errors
+        self.advance_inputs(inputs)
+
     def advance_inputs(self, count: int) -> None:
         if self.bar is not None:
             self.bar.update(count)

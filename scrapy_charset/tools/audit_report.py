@@ -36,6 +36,10 @@ GROUPABLE: tuple[str, ...] = (
 )
 FORMATS = ("table", "jsonl", "csv")
 ANY = "any"
+ERRORS_LISTED = 20  # inputs that failed, listed under the table
+CHUNK = 1 << 13  # characters of page records appended at a time
+# The fields of every record (CSV columns), in order.
+RECORD_FIELDS = list(Record("", "", None, "", "", None, None, 0).to_dict())
 
 
 @dataclass
@@ -357,27 +361,54 @@ def summary_dicts(summary: Summary) -> list[dict[str, Any]]:
 
 
 class Writer:
-    """Streams page records (jsonl/csv) as they come; writes the summary at the end."""
+    """Streams page records (jsonl/csv) as they come; writes the summary at the end.
 
-    def __init__(self, stream: TextIO, fmt: str, summary_only: bool = False) -> None:
+    With ``header=False`` a CSV writer writes rows only: a ``--jobs`` worker writes its pages
+    so, and the parent appends them with :meth:`append_pages`, header first."""
+
+    def __init__(
+        self, stream: TextIO, fmt: str, summary_only: bool = False, header: bool = True
+    ) -> None:
         if fmt not in FORMATS:
             raise ValueError(f"unknown format {fmt!r}")
         self.stream = stream
         self.format = fmt
         self.summary_only = summary_only
+        self.header = header
         self._csv: csv.DictWriter[str] | None = None
 
+    @property
+    def writes_pages(self) -> bool:
+        """Whether each page's record is written (else only the summary)."""
+        return self.format != "table" and not self.summary_only
+
     def page(self, record: Record) -> None:
-        if self.format == "table" or self.summary_only:
+        if not self.writes_pages:
             return
         data = record.to_dict()
         if self.format == "jsonl":
             self.stream.write(json.dumps({"type": "page", **data}, ensure_ascii=False) + "\n")
             return
+        self._csv_writer(list(data)).writerow(flat_row(data))
+
+    def _csv_writer(self, fields: list[str]) -> csv.DictWriter[str]:
         if self._csv is None:
-            self._csv = csv.DictWriter(self.stream, fieldnames=list(data), lineterminator="\n")
-            self._csv.writeheader()
-        self._csv.writerow(flat_row(data))
+            self._csv = csv.DictWriter(self.stream, fieldnames=fields, lineterminator="\n")
+            if self.header:
+                self._csv.writeheader()
+        return self._csv
+
+    def append_pages(self, pages: TextIO) -> None:
+        """Append the page records another writer (``header=False``) wrote, as they are."""
+        first = pages.read(CHUNK)
+        if not first:
+            return
+        if self.format == "csv":
+            self._csv_writer(RECORD_FIELDS)
+        while first:
+            self.stream.write(first)
+            first = pages.read(CHUNK)
+        self.stream.flush()
 
     def finish(self, summary: Summary, extra: str = "") -> None:
         if self.format == "table":
@@ -415,3 +446,66 @@ def render_classes(summary: Summary) -> str:
         for r in (header, *rows)
     ]
     return "\npages garbled per kind of difference:\n" + "\n".join(lines) + "\n"
+
+
+class Findings:
+    """What an audit keeps of its pages besides the output: the summary, the first pages the
+    ``examples_for`` default garbles (the table's examples) and the first pages that failed,
+    with their count. Mergeable: the findings of consecutive parts of the inputs, merged in
+    input order, are those of one pass over all of them (``--jobs`` and Dask workers each make
+    the findings of their part)."""
+
+    def __init__(self, summary: Summary, examples_for: str, examples: int) -> None:
+        self.summary = summary
+        self.examples_for = examples_for
+        self.examples = examples
+        self.garbled: list[Record] = []
+        self.errors: list[Record] = []  # the first ERRORS_LISTED + 1
+        self.error_count = 0
+        self.records = 0  # pages and errors
+
+    def fresh(self) -> Findings:
+        """Empty findings made the same way (for a part of the inputs)."""
+        summary = Summary(self.summary.group_by, self.summary.defaults)
+        return Findings(summary, self.examples_for, self.examples)
+
+    def add(self, record: Record) -> None:
+        self.records += 1
+        self.summary.add(record)
+        if not record.ok:
+            if len(self.errors) <= ERRORS_LISTED:
+                self.errors.append(record)
+            self.error_count += 1
+        elif len(self.garbled) < self.examples and self._shows_garbling(record):
+            self.garbled.append(record)
+
+    def _shows_garbling(self, record: Record) -> bool:
+        if self.examples_for == ANY:
+            return any(record.garbled(name) for name in self.summary.defaults)
+        return record.garbled(self.examples_for)
+
+    def merge(self, later: Findings) -> None:
+        """Add the findings of the inputs that follow these."""
+        self.summary.merge(later.summary)
+        self.garbled.extend(later.garbled[: max(self.examples - len(self.garbled), 0)])
+        self.errors.extend(later.errors[: max(ERRORS_LISTED + 1 - len(self.errors), 0)])
+        self.error_count += later.error_count
+        self.records += later.records
+
+    def table_extra(self) -> str:
+        """What the table is followed by: the kinds of difference, the first garbled pages
+        and the inputs that failed."""
+        summary = self.summary
+        parts: list[str] = [render_classes(summary)]
+        if self.garbled:
+            default = self.examples_for if self.examples_for != ANY else summary.defaults[0]
+            shown = [r for r in self.garbled if r.garbled(default)] or self.garbled
+            parts.append(f"\nfirst pages {default} garbles:\n")
+            parts.append(render_examples(shown, default, self.examples))
+        if self.errors:
+            parts.append(f"\n{self.error_count} input(s) could not be audited:\n")
+            parts.append(render_errors(self.errors[:ERRORS_LISTED]))
+            if self.error_count > ERRORS_LISTED:
+                more = self.error_count - ERRORS_LISTED
+                parts.append(f"  ... and {more} more (all are in --format jsonl or csv)\n")
+        return "".join(parts)

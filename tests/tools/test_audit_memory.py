@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import gc
 import io
-import os
+import json
 import tracemalloc
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from scrapy_charset.tools import audit_parallel
-from scrapy_charset.tools.audit_compare import DEFAULTS
+from scrapy_charset.tools.audit_compare import audit_page
 from scrapy_charset.tools.audit_decoding import MiddlewareDecoder
-from scrapy_charset.tools.audit_inputs import UNIT_WARC, ReadOptions, Unit
+from scrapy_charset.tools.audit_inputs import UNIT_WARC, ReadOptions, Unit, read_unit
+from scrapy_charset.tools.audit_report import Findings, Summary
 from tests.tools.test_audit_pages import AuditRun, run_audit
 
 PAGES = 40
@@ -67,26 +69,34 @@ def peaks(actions: list[Callable[[], object]]) -> list[int]:
     return found
 
 
-def test_worker_memory_stays_flat(tmp_path: Path) -> None:
+@pytest.mark.parametrize("output_format", [None, "jsonl"], ids=["summary", "records"])
+def test_worker_memory_stays_flat(tmp_path: Path, output_format: str | None) -> None:
     spool = tmp_path / "spool"
     spool.mkdir()
-    audit_parallel._start_worker(ReadOptions(), MiddlewareDecoder(), DEFAULTS, str(spool))
+    findings = Findings(Summary(), "scrapy", 5)
+    setup = audit_parallel.Setup(ReadOptions(), MiddlewareDecoder(), findings, output_format,
+                                 str(spool))
     units = [Unit(UNIT_WARC, str(write_warc(tmp_path / f"{n}.warc.gz", n)))
              for n in (PAGES, PAGES * GROWTH)]
-    spooled: list[str] = []
+    done: list[tuple[Findings, str | None]] = []
     # The first run on the bigger input is the warm-up: imports, bounded caches filled.
-    _, small, large = peaks([lambda u=u: spooled.append(audit_parallel.spool_unit(u))
+    _, small, large = peaks([lambda u=u: done.append(audit_parallel.audit_units([u], setup))
                              for u in (units[1], *units)])
-    for path in spooled:
-        os.unlink(path)
     assert large <= FLAT * small, f"worker peak {small} -> {large} bytes for {GROWTH}x pages"
-    # What the parent reads back is every record, in order.
-    records = [list(audit_parallel.read_spool(audit_parallel.spool_unit(u))) for u in units]
-    assert [len(r) for r in records] == [PAGES, PAGES * GROWTH]
-    assert all(r.garbled("requests") and r.sample for r in records[1])
-    assert not list(spool.iterdir())  # spool files are deleted once read
+    part, pages_file = done[2]
+    assert part.records == part.summary.total.pages == PAGES * GROWTH
+    assert part.summary.total.garbled["requests"] == PAGES * GROWTH
+    if output_format is None:
+        assert pages_file is None and not list(spool.iterdir())
+    else:  # every record, in order, written as the output has it
+        assert pages_file is not None
+        lines = Path(pages_file).read_text("utf-8").splitlines()
+        assert [json.loads(line)["origin"] for line in lines] == [
+            f"{units[1].path}#{n}" for n in range(1, PAGES * GROWTH + 1)]
     # Holding the records of the input, as the worker once returned them, fails the check.
-    held = peaks([lambda u=u: list(audit_parallel.iter_records(u)) for u in (units[1], *units)])
+    decoder = MiddlewareDecoder()
+    held = peaks([lambda u=u: [audit_page(p, decoder) for p in read_unit(u, ReadOptions())]
+                  for u in (units[1], *units)])
     assert held[2] > FLAT * held[1], held
 
 

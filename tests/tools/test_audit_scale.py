@@ -8,6 +8,8 @@ import json
 import re
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -42,10 +44,28 @@ def _summary_rows(out: str) -> list[dict[str, object]]:
     ]
 
 
+def _cut_warc(archive: Path) -> Path:
+    """The plain mix WARC cut inside its last record: pages, then one error."""
+    cut = archive / "cut.warc"
+    cut.write_bytes((archive / "a.warc").read_bytes()[:-300])
+    return cut
+
+
+def _every_output(tmp_path: Path, *args: str) -> tuple[object, ...]:
+    """Status, stdout, stderr, --summary-json and --html of one run."""
+    summary, html = tmp_path / "summary.json", tmp_path / "report.html"
+    result = run_audit(*args, "--summary-json", str(summary), "--html", str(html))
+    return (result.status, result.out, result.err, summary.read_text("utf-8"),
+            html.read_text("utf-8"))
+
+
 @pytest.mark.parametrize("start", ["fork", "spawn"])
-def test_jobs_give_the_same_records_and_summary(
-    archive: Path, start: str, monkeypatch: pytest.MonkeyPatch
+def test_jobs_give_the_output_of_one_process(
+    archive: Path, tmp_path: Path, start: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Every output (table with its examples and errors, page records, summary JSON, HTML)
+    of --jobs 2 is that of --jobs 1, files before and between WARCs, a damaged WARC among
+    them."""
     import multiprocessing
 
     from scrapy_charset.tools import audit_parallel
@@ -55,13 +75,61 @@ def test_jobs_give_the_same_records_and_summary(
                             lambda: multiprocessing.get_context("spawn"))
     elif sys.platform.startswith("linux"):
         assert audit_parallel.pool_context().get_start_method() == "fork"
-    args = [str(archive), "--sidecar", str(archive / "pages.tsv"), "--format", "jsonl"]
-    one = run_audit(*args)
-    two = run_audit(*args, "--jobs", "2")
-    assert one.status == two.status == 0, two.err
-    assert one.pages() == two.pages()  # same records, same order
-    assert _summary_rows(one.out) == _summary_rows(two.out)
-    assert len(one.pages()) == 3 * len(MIX)
+    inputs = [str(archive / "files"), str(archive / "a.warc"), str(_cut_warc(archive)),
+              str(archive / "b.warc.gz"), "--sidecar", str(archive / "pages.tsv")]
+    formats = [["--format", "jsonl"]] if start == "spawn" else [
+        [], ["--format", "jsonl"], ["--format", "csv"], ["--format", "csv", "--summary-only"]]
+    for output in formats:
+        one = _every_output(tmp_path, *inputs, *output, "--jobs", "1")
+        two = _every_output(tmp_path, *inputs, *output, "--jobs", "2")
+        assert one == two, output
+        if not output:  # what is compared is there: the examples and the error listed
+            assert one[0] == 0 and "first pages scrapy garbles:" in str(one[1])
+            assert "1 input(s) could not be audited" in str(one[1])
+    stats = audit_parallel.last_run[0]  # (one worker may take every task on a busy machine)
+    assert 1 <= len(stats.busy) <= 2 and 0 < sum(stats.busy.values()) <= 2 * stats.wall
+    pages = run_audit(*inputs, "--format", "jsonl", "--jobs", "2").pages()
+    assert len(pages) == 4 * len(MIX)  # files and three WARCs, the cut one's last an error
+    assert [p["error"] is not None for p in pages].count(True) == 1
+
+
+def test_jobs_output_flows_while_later_warcs_are_read(archive: Path) -> None:
+    """Files before two WARCs that are slow to come (served by a local server that holds them
+    back): --jobs 2 writes the files' page records while both WARCs are still being read, not
+    after them."""
+    import select
+
+    from tests.support.server import LocalServer, Reply
+
+    release = threading.Event()
+
+    def held_back(name: str) -> Callable[[object], Reply]:
+        def reply(_request: object) -> Reply:
+            release.wait(120)
+            return Reply((archive / name).read_bytes(), [("Content-Type", "application/warc")])
+        return reply
+
+    with LocalServer() as server:
+        urls = [server.add(f"/crawl/{name}", held_back(name)) for name in ("a.warc", "b.warc.gz")]
+        audit = subprocess.Popen(
+            [sys.executable, "-m", "scrapy_charset", "audit", str(archive / "files"), *urls,
+             "--sidecar", str(archive / "pages.tsv"), "--format", "jsonl", "--jobs", "2"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO, bufsize=0,
+        )
+        try:
+            assert audit.stdout is not None
+            ready, _, _ = select.select([audit.stdout], [], [], 60)
+            first = audit.stdout.readline() if ready else b""
+            assert not release.is_set()
+            files = [page.url for page in sorted(MIX, key=lambda page: f"{page.name}.html")]
+            assert json.loads(first or b"{}").get("url") == files[0], "no output flowed"
+        finally:
+            release.set()
+            out, err = audit.communicate(timeout=120)
+    assert audit.returncode == 0, err
+    rows = [json.loads(line) for line in (first + out).splitlines()]
+    in_warcs = [page.url for page in MIX]
+    assert [r["url"] for r in rows if r["type"] == "page"] == files + in_warcs * 2
 
 
 def test_merged_shards_make_the_table_of_one_run(archive: Path, tmp_path: Path) -> None:
@@ -95,24 +163,22 @@ def test_merged_shards_make_the_table_of_one_run(archive: Path, tmp_path: Path) 
 
 
 def test_dask_gives_the_summary_of_a_local_run(archive: Path, tmp_path: Path) -> None:
+    """A real local Dask cluster (two workers): the summary of a local run, examples and all,
+    from the Python API and from the command line."""
     distributed = pytest.importorskip("distributed")
     from scrapy_charset.tools.audit_dask import audit_paths
 
-    local = run_audit(str(archive / "a.warc"), str(archive / "b.warc.gz"),
-                      "--summary-json", str(tmp_path / "local.json"))
-    assert local.status == 0
-    expected = json.loads((tmp_path / "local.json").read_text("utf-8"))
+    inputs = [archive / "files", archive / "a.warc", _cut_warc(archive), archive / "b.warc.gz"]
+    local = _every_output(tmp_path, *map(str, inputs))
+    assert local[0] == 0 and "could not be audited" in str(local[1])
+    expected = json.loads(str(local[3]))
     with distributed.Client(processes=False, n_workers=2, threads_per_worker=1,
                             dashboard_address=None) as client:
-        summary = audit_paths(client, [archive / "a.warc", archive / "b.warc.gz"])
-    got = summary.to_json()
-    assert {k: got[k] for k in ("groups", "total", "breakdowns")} == {
-        k: expected[k] for k in ("groups", "total", "breakdowns")
-    }
-    # The command line's --dask, with a local in-process cluster.
-    cli = run_audit(str(archive / "a.warc"), str(archive / "b.warc.gz"), "--dask", "local")
-    assert cli.status == 0, cli.err
-    assert cli.out.split("\n\n")[0] == local.out.split("\n\n")[0]
+        summary = audit_paths(client, inputs)
+    assert summary.to_json() == expected
+    assert sum(len(found) for found in expected["examples"].values()) > 3
+    # The command line's --dask, with a local in-process cluster: every output the same.
+    assert _every_output(tmp_path, *map(str, inputs), "--dask", "local") == local
 
 
 def test_remote_warcs_on_worker_processes(archive: Path, tmp_path: Path) -> None:
@@ -316,13 +382,20 @@ def test_version_and_scrapy_help_headings() -> None:
 
 
 def test_jobs_hand_out_warcs_first_biggest_first_each_alone(tmp_path: Path) -> None:
+    import heapq
+
     from scrapy_charset.tools.audit_inputs import UNIT_FILE, UNIT_WARC, Unit
-    from scrapy_charset.tools.audit_parallel import plan_tasks
+    from scrapy_charset.tools.audit_parallel import (
+        BATCH_MOST,
+        biggest_first,
+        input_size,
+        plan_tasks,
+    )
 
     units = []
-    for number in range(40):  # files (some big), then WARCs of growing size, then one gzip'd
+    for number in range(400):  # files (some big), then WARCs of growing size, then one gzip'd
         page = tmp_path / f"p{number}.html"
-        page.write_bytes(b"x" * (300_000 if number % 7 == 0 else 100))
+        page.write_bytes(b"x" * (300_000 if number % 7 == 0 else 1000 + number * 50))
         units.append(Unit(UNIT_FILE, str(page)))
     for number, size in enumerate((1_000, 50_000, 200_000)):
         warc = tmp_path / f"w{number}.warc"
@@ -332,11 +405,27 @@ def test_jobs_hand_out_warcs_first_biggest_first_each_alone(tmp_path: Path) -> N
     gzipped = tmp_path / "w.warc.gz"  # 60 KB of gzip: more pages than the 200 KB plain WARC
     gzipped.write_bytes(b"g" * 60_000)
     units.append(Unit(UNIT_WARC, str(gzipped)))
+    for number in range(5):  # small inputs after the WARCs
+        page = tmp_path / f"q{number}.html"
+        page.write_bytes(b"y" * 5000)
+        units.append(Unit(UNIT_FILE, str(page)))
     tasks = plan_tasks(units, 2)
-    assert sorted(i for task in tasks for i in task) == list(range(len(units)))
+    # Consecutive inputs, in input order, every one once; WARCs alone, batches of small ones.
+    assert [i for task in tasks for i in task] == list(range(len(units)))
+    assert all(len(task) == 1 for task in tasks if units[task.start].kind == UNIT_WARC)
+    assert all(units[i].kind == UNIT_FILE for task in tasks if len(task) > 1 for i in task)
+    assert max(len(task) for task in tasks) == BATCH_MOST
+    order = biggest_first(units, tasks)
+    assert sorted(order) == list(range(len(tasks)))
     # Unknown size counts as big; every WARC, even a small one, before any batch of files.
-    assert tasks[:5] == [[43], [44], [42], [41], [40]]
-    assert all(units[i].kind == UNIT_FILE for task in tasks[5:] for i in task)
-    assert all(task == sorted(task) for task in tasks)  # small inputs batched in input order
-    sizes = [sum(1 for i in task if i % 7 == 0) for task in tasks[5:]]
-    assert sizes == sorted(sizes, reverse=True)  # the batches holding big files first
+    assert [tasks[n].start for n in order[:5]] == [403, 404, 402, 401, 400]
+    sizes = [sum(input_size(units[i]) for i in tasks[n]) for n in order[5:]]
+    assert sizes == sorted(sizes, reverse=True)  # the batches biggest first
+    assert all(len(tasks[n]) == 1 for n in order[-4:])  # single inputs at the end
+    # Handed out in that order to two workers whose time is the bytes they read, the workers
+    # finish within one small input of each other.
+    ends = [0.0, 0.0]
+    for number in order[4:]:  # (the unknown-size WARC aside)
+        heapq.heapreplace(ends, ends[0] + sum(input_size(units[i]) for i in tasks[number]))
+    last = sum(input_size(units[i]) for i in tasks[order[-1]])
+    assert last == 5000 and max(ends) - min(ends) <= last, ends
