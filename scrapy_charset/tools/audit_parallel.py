@@ -115,7 +115,7 @@ def pool_context() -> BaseContext:
 # to rank a .warc.gz against a plain .warc.
 GZIP_RATIO = 5
 BATCH_MOST = 32  # inputs in one task
-GUIDE = 4  # a batch takes at most 1/(GUIDE * jobs) of the small inputs' bytes left
+GUIDE = 2  # a batch takes at most 1/(GUIDE * jobs) of the small inputs' bytes left
 
 
 def input_size(unit: Unit) -> float:
