@@ -88,8 +88,6 @@ _FLAGS = {source: f"charset:{source.value}" for source in Source}
 _SOURCE_KEYS = {source: f"charset/source/{source.value}" for source in Source}
 _ENCODING_KEYS = {e.name: f"charset/encoding/{e.name}" for e in ALL_ENCODINGS}
 
-_STOCK_ASCII_CODEC = resolve_encoding("ascii")  # what stock Scrapy uses for ASCII-only bodies
-
 
 class CharsetMiddleware:
     """Decode each HTML response as a browser does; see docs/responses.md."""
@@ -437,7 +435,7 @@ def stock_scrapy_codec(
     )
     if codec is None:
         if body.isascii():
-            codec = _STOCK_ASCII_CODEC
+            codec = _stock_ascii_codec()
         elif valid_utf8:
             codec = "utf-8"
         else:
@@ -446,6 +444,13 @@ def stock_scrapy_codec(
 
 
 _BOM_STARTS = (b"\xef", b"\xfe", b"\xff", b"\x00")  # the first bytes of w3lib's BOMs
+
+
+@cache
+def _stock_ascii_codec() -> str | None:
+    """What stock Scrapy uses for ASCII-only bodies; asked on first use, not at import (the
+    codec lookup imports ``encodings.cp1252``)."""
+    return resolve_encoding("ascii")
 
 
 def _stock_body_codec(body: bytes) -> str | None:
