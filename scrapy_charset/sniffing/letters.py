@@ -211,9 +211,9 @@ _MISPLACED = (
     # A non-Latin letter against a Latin one.
     b"ac", b"ca", b"Ac", b"cA", b"aC", b"Ca", b"lc", b"cl", b"uc", b"cu",
 )  # fmt: skip
-# Greek final sigma (class f) inside a word (Hebrew `ע` read as Greek), or against a Latin
-# letter; counted only where a reading has the letter.
-_MISPLACED_FINAL = (b"fc", b"fC", b"ff", b"af", b"fa", b"Af", b"fA", b"lf", b"fl", b"uf", b"fu")
+# Greek final sigma (class f) inside a word (Hebrew `ע` read as Greek); counted only where a
+# reading has the letter.
+_MISPLACED_FINAL = (b"fc", b"fC")
 _ASCII_BYTES = bytes(range(0x80))
 _EPSILON = 1e-9
 # Rarely served encodings must win clearly: this is added to their score.
@@ -364,6 +364,13 @@ def _lone_table(encoding: str) -> bytes:
         else:
             marks.append(" ")
     return "".join(marks).encode("ascii")
+
+
+@cache
+def _consonant_keys(encoding: str) -> frozenset[int]:
+    """The non-ASCII bytes (- 0x80) ``encoding`` reads as Latin consonants."""
+    table = _lone_table(encoding)
+    return frozenset(byte - 0x80 for byte in range(0x80, 0x100) if table[byte] == ord("k"))
 
 
 def _lone_score(marks: bytes) -> float:
@@ -519,7 +526,8 @@ def _reading_total(
     """A reading's score: its letters (``keys``, ``numbers``), the context of its characters
     in ``scored`` and its runs of Latin letters (``marks``), and the encoding's prior."""
     misplaced = _misplaced_score(scored.translate(_class_table(encoding)))
-    misplaced += _lone_score(scored.translate(_lone_table(encoding)))
+    if not _consonant_keys(encoding).isdisjoint(keys):
+        misplaced += _lone_score(scored.translate(_lone_table(encoding)))
     context = _run_score(marks) + misplaced + _PRIOR.get(encoding, 0.0)
     return letter_score(keys, numbers, encoding) + context
 
