@@ -729,14 +729,34 @@ speedups_decode_single_byte(PyObject *module, PyObject *args)
     for (int b = 0; b < 256; b++) {
         map[b] = (Py_UCS2)PyUnicode_READ(kind, table_data, b);
     }
+    static Py_UCS2 ascii[0x80];
+    if (ascii[0x7F] != 0x7F) {
+        for (int b = 0; b < 0x80; b++) {
+            ascii[b] = (Py_UCS2)b;
+        }
+    }
+    int ascii_as_is = memcmp(map, ascii, sizeof ascii) == 0;
     const unsigned char *s = (const unsigned char *)view.buf;
     Py_ssize_t n = view.len;
-    /* The output is written once, in 1-byte characters if none is above U+00FF, else in
+    /* A leading run of ASCII bytes, found eight at a time, is copied as it is where the table
+     * maps ASCII to itself (every single-byte encoding of the standard does): an ASCII page
+     * is one scan and a copy. */
+    Py_ssize_t prefix = 0;
+    if (ascii_as_is) {
+        uint64_t word;
+        while (prefix + 8 <= n && (memcpy(&word, s + prefix, 8), !(word & 0x8080808080808080ULL))) {
+            prefix += 8;
+        }
+        while (prefix < n && s[prefix] < 0x80) {
+            prefix++;
+        }
+    }
+    /* The rest is written once, in 1-byte characters if none is above U+00FF, else in
      * 2-byte ones: the characters' bits are gathered up to the first block of 64 bytes that
      * holds a character above U+00FF. A table lookup per byte, without branches, is faster
      * than taking runs of ASCII bytes apart (on text as on random bytes). */
     Py_UCS2 bits = 0;
-    for (Py_ssize_t block = 0; block < n && bits <= 0xFF; block += 64) {
+    for (Py_ssize_t block = prefix; block < n && bits <= 0xFF; block += 64) {
         Py_ssize_t end = block + 64 < n ? block + 64 : n;
         for (Py_ssize_t i = block; i < end; i++) {
             bits |= map[s[i]];
@@ -748,12 +768,16 @@ speedups_decode_single_byte(PyObject *module, PyObject *args)
     }
     if (bits <= 0xFF) {
         Py_UCS1 *out = PyUnicode_1BYTE_DATA(result);
-        for (Py_ssize_t i = 0; i < n; i++) {
+        memcpy(out, s, (size_t)prefix);
+        for (Py_ssize_t i = prefix; i < n; i++) {
             out[i] = (Py_UCS1)map[s[i]];
         }
     } else {
         Py_UCS2 *out = PyUnicode_2BYTE_DATA(result);
-        for (Py_ssize_t i = 0; i < n; i++) {
+        for (Py_ssize_t i = 0; i < prefix; i++) {
+            out[i] = s[i];
+        }
+        for (Py_ssize_t i = prefix; i < n; i++) {
             out[i] = map[s[i]];
         }
     }

@@ -202,11 +202,23 @@ def test_single_byte_table_decoder(name: str) -> None:
     for byte in range(0x80, 0x100):
         for before in (b"a", b"\xe9"):
             inputs += [before * at + bytes([byte]) + b"z" * 3 for at in (0, 62, 63, 64, 65, 128)]
+    # A leading ASCII run is found eight bytes at a time and copied: it ends at every offset
+    # of the 8-byte words, with any non-ASCII byte (whatever the width it gives) or none.
+    for byte in (0x80, 0x9F, 0xA0, 0xC0, 0xE9, 0xFF):
+        inputs += [(b"<p>\x7f" * 5)[:at] + bytes([byte]) for at in range(20)]
+        inputs += [b"a" * at + bytes([byte]) + b"a" * 9 for at in range(20)]
+    inputs += [b"\x00" * at for at in range(20)]
     for data in inputs:
         expected = reference.decode_without_bom(data, encoding)
         text = cjk.compiled.decode_single_byte(data, table)
         # Equal strings of another width compare unequal: this also checks the narrowest width.
         assert text == expected and sys.getsizeof(text) == sys.getsizeof(expected), data.hex()
+    # A table that does not map ASCII to itself is looked up for ASCII bytes too.
+    shifted = table[1:128] + table[0] + table[128:]
+    for data in inputs[:50] + [b"ascii only, longer than a word", b"a" * 17]:
+        assert cjk.compiled.decode_single_byte(data, shifted) == data.decode("latin-1").translate(
+            dict(enumerate(shifted))
+        )
     with pytest.raises(ValueError):
         cjk.compiled.decode_single_byte(b"a", "short table")
     with pytest.raises(ValueError):
