@@ -66,6 +66,7 @@ _HEAVY = (
     "scrapy_charset.encoding.reference",
     "scrapy_charset.encoding.reference_encoders",
     "scrapy_charset.integration.forms",
+    "scrapy.statscollectors",  # each crawler imports it when it makes its collector
 )
 
 

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
-from scrapy.statscollectors import StatsCollector
 from w3lib.encoding import (
     html_body_declared_encoding,
     http_content_type_encoding,
@@ -65,6 +64,7 @@ from .settings import read_settings
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.spiders import Spider
+    from scrapy.statscollectors import StatsCollector
 
 logger = logging.getLogger(__name__)
 
@@ -380,6 +380,10 @@ def stats_counter(stats: StatsCollector) -> Callable[[str], None]:
     about 14,000 instructions per key, more than the rest of the middleware's own work on a
     response. Any other ``inc_value`` (``DummyStatsCollector``, a collector writing to
     Redis) is called as it is."""
+    # Imported here, not with the module: each crawler imports it anyway when it makes its
+    # stats collector, and importing the middleware alone need not.
+    from scrapy.statscollectors import StatsCollector
+
     if getattr(type(stats), "inc_value", None) is not StatsCollector.inc_value:
         return stats.inc_value  # type: ignore[no-any-return]
     try:
