@@ -78,7 +78,8 @@ def audit_units(units: Sequence[Unit], setup: Setup) -> tuple[Findings, str | No
                 findings.add(audit_page(page, setup.browser, defaults))
         return findings, None
     fd, path = tempfile.mkstemp(suffix=".pages", dir=setup.spool)
-    with open(fd, "w", encoding="utf-8", newline="") as out:
+    # surrogateescape: a file name of bytes that are not UTF-8 is a surrogate-escaped str
+    with open(fd, "w", encoding="utf-8", errors="surrogateescape", newline="") as out:
         writer = Writer(out, setup.output_format, header=False)
         for unit in units:
             for page in read_unit(unit, setup.options):
@@ -237,7 +238,8 @@ def merged_in_order(results: Iterator[Done], audit: Audit) -> Iterator[Done]:
     for done in in_input_order((d.number, d) for d in _counted(results, audit)):
         audit.findings.merge(done.findings)
         if done.pages_file is not None:
-            with open(done.pages_file, encoding="utf-8", newline="") as pages:
+            with open(done.pages_file, encoding="utf-8", errors="surrogateescape",
+                      newline="") as pages:
                 audit.writer.append_pages(pages)
             os.unlink(done.pages_file)
         yield done

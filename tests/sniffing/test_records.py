@@ -108,3 +108,19 @@ def test_pickle_round_trip_gives_equal_records() -> None:
             back = pickle.loads(pickle.dumps(record, protocol))
             assert back == record and type(back) is type(record)
             assert _fields(back) == _fields(record)
+
+
+def test_weak_references_and_replace() -> None:
+    """What a frozen dataclass also allows: weak references, and a copy with some fields
+    changed (``copy.replace`` on Python 3.13 calls ``__replace__``)."""
+    import weakref
+
+    for record, _ in _records():
+        assert weakref.ref(record)() is record
+        assert record.__replace__() == record
+    decision = Decision(UTF_8, Source.HEADER, "utf-8")
+    changed = decision.__replace__(confident=True, label="utf8")
+    assert changed == Decision(UTF_8, Source.HEADER, "utf8", (), True)
+    assert decision.confident is False  # the original is untouched
+    with pytest.raises(TypeError, match="no field 'colour'"):
+        decision.__replace__(colour="red")

@@ -429,3 +429,20 @@ def test_jobs_hand_out_warcs_first_biggest_first_each_alone(tmp_path: Path) -> N
         heapq.heapreplace(ends, ends[0] + sum(input_size(units[i]) for i in tasks[number]))
     last = sum(input_size(units[i]) for i in tasks[order[-1]])
     assert last == 5000 and max(ends) - min(ends) <= last, ends
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file names of any bytes")
+def test_jobs_write_records_of_file_names_that_are_not_utf8(tmp_path: Path) -> None:
+    """A file name of bytes that are not UTF-8 (a surrogate-escaped str in its record) is
+    written by --jobs 2 as by --jobs 1, page records spooled by the workers included."""
+    folder = tmp_path / "names"
+    folder.mkdir()
+    for name, page in zip((b"b\xff.html", b"caf\xe9.html", b"plain.html"), MIX, strict=False):
+        with open(bytes(folder) + b"/" + name, "wb") as out:
+            out.write(page.body)
+    for output in (["--format", "jsonl"], ["--format", "csv"]):
+        one = run_audit(str(folder), *output, "--jobs", "1")
+        two = run_audit(str(folder), *output, "--jobs", "2")
+        assert one.status == two.status == 0, (two.status, two.err)
+        assert one.out == two.out, output
+        assert "\udcff" in one.out or "\\udcff" in one.out
