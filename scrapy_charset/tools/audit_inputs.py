@@ -765,11 +765,11 @@ def read_unit(unit: Unit, options: ReadOptions) -> Iterator[Page]:
     try:
         yield from _read_unit(unit, options)
     except Exception as exc:  # noqa: BLE001 - one bad input never ends the audit
-        yield failed(_PAGE_KIND.get(unit.kind, KIND_FILE), unit.path,
+        yield failed(PAGE_KIND.get(unit.kind, KIND_FILE), unit.path,
                      f"cannot read: {describe_error(exc)}", unit.url)
 
 
-_PAGE_KIND = {UNIT_FILE: KIND_FILE, UNIT_WARC: KIND_WARC, UNIT_CACHE: KIND_HTTPCACHE}
+PAGE_KIND = {UNIT_FILE: KIND_FILE, UNIT_WARC: KIND_WARC, UNIT_CACHE: KIND_HTTPCACHE}
 
 
 def _read_unit(unit: Unit, options: ReadOptions) -> Iterator[Page]:

@@ -18,7 +18,8 @@ after the big ones.
 Workers are forked on Linux when the parent runs no other thread: they start at once with the
 modules and the decoder the parent has (the parent's objects frozen out of the cyclic garbage
 collector first, so that the workers' collections do not write to, and copy, the pages they
-share). Otherwise they are spawned.
+share). Otherwise they are spawned. A worker that dies costs only the input that killed it
+(:func:`run_tasks`).
 """
 
 from __future__ import annotations
@@ -26,17 +27,30 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import shutil
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING, TypeVar
 
 from .audit_compare import BrowserDecoder, audit_page
-from .audit_inputs import UNIT_CACHE, UNIT_WARC, ReadOptions, Unit, read_unit
+from .audit_inputs import (
+    KIND_FILE,
+    PAGE_KIND,
+    UNIT_CACHE,
+    UNIT_WARC,
+    Page,
+    ReadOptions,
+    Unit,
+    failed,
+    read_unit,
+)
 from .audit_report import Findings, Writer
 
 if TYPE_CHECKING:
@@ -70,25 +84,29 @@ class Done:
 def audit_units(units: Sequence[Unit], setup: Setup) -> tuple[Findings, str | None]:
     """The findings of consecutive inputs, and the file their page records were written to
     (None when page records are not written)."""
+    return audit_pages((page for unit in units for page in read_unit(unit, setup.options)), setup)
+
+
+def audit_pages(pages: Iterable[Page], setup: Setup) -> tuple[Findings, str | None]:
+    """:func:`audit_units` for the pages read from them."""
     findings = setup.findings.fresh()
     defaults = findings.summary.defaults
     if setup.output_format is None:
-        for unit in units:
-            for page in read_unit(unit, setup.options):
-                findings.add(audit_page(page, setup.browser, defaults))
+        for page in pages:
+            findings.add(audit_page(page, setup.browser, defaults))
         return findings, None
     fd, path = tempfile.mkstemp(suffix=".pages", dir=setup.spool)
     # surrogateescape: a file name of bytes that are not UTF-8 is a surrogate-escaped str
     with open(fd, "w", encoding="utf-8", errors="surrogateescape", newline="") as out:
         writer = Writer(out, setup.output_format, header=False)
-        for unit in units:
-            for page in read_unit(unit, setup.options):
-                record = audit_page(page, setup.browser, defaults)
-                writer.page(record)
-                findings.add(record)
+        for page in pages:
+            record = audit_page(page, setup.browser, defaults)
+            writer.page(record)
+            findings.add(record)
     return findings, path
 
 
+Task = tuple[int, list[Unit]]  # a task's place in input order, and its inputs
 _setup: list[Setup] = []  # the worker's, set by the pool's initializer
 
 
@@ -96,12 +114,24 @@ def _start_worker(setup: Setup) -> None:
     _setup[:] = [setup]
 
 
-def _run_task(task: tuple[int, list[Unit]]) -> Done:
+def _run_task(task: Task) -> Done:
     number, units = task
+    _mark_started(_setup[0], number)
     started = time.perf_counter()
     findings, pages_file = audit_units(units, _setup[0])
     busy = time.perf_counter() - started
     return Done(number, findings, len(units), pages_file, os.getpid(), busy, time.process_time())
+
+
+def _started_path(setup: Setup, number: int) -> str:
+    return os.path.join(setup.spool or tempfile.gettempdir(), f"started-{number}")
+
+
+def _mark_started(setup: Setup, number: int) -> None:
+    """Leave a trace that a worker took task ``number``: if the pool breaks, the tasks that
+    had started are the ones a dying worker may have been on."""
+    with open(_started_path(setup, number), "wb"):
+        pass
 
 
 def pool_context() -> BaseContext:
@@ -219,17 +249,98 @@ def audit_in_processes(
         stats = RunStats()
         started, parent_cpu = time.perf_counter(), time.process_time()
         try:
-            with context.Pool(jobs, _start_worker, (setup,)) as pool:
-                work = [(number, [units[i] for i in tasks[number]]) for number in order]
-                for done in merged_in_order(pool.imap_unordered(_run_task, work), audit):
-                    stats.busy[done.worker] = stats.busy.get(done.worker, 0.0) + done.busy
-                    stats.cpu[done.worker] = max(stats.cpu.get(done.worker, 0.0), done.cpu)
+            work = [(number, [units[i] for i in tasks[number]]) for number in order]
+            for done in merged_in_order(run_tasks(context, jobs, setup, work), audit):
+                stats.busy[done.worker] = stats.busy.get(done.worker, 0.0) + done.busy
+                stats.cpu[done.worker] = max(stats.cpu.get(done.worker, 0.0), done.cpu)
         finally:
             if forked:
                 gc.unfreeze()
         stats.wall = time.perf_counter() - started
         stats.parent_cpu = time.process_time() - parent_cpu
         last_run[:] = [stats]
+
+
+DIED = (
+    "the worker process auditing it died (killed by a signal, such as the out-of-memory"
+    " killer's, or crashed); the other inputs were audited"
+)
+
+
+def run_tasks(
+    context: BaseContext, jobs: int, setup: Setup, work: Sequence[Task]
+) -> Iterator[Done]:
+    """Each task's outcome as it comes, from ``jobs`` worker processes, every task once.
+
+    A worker that dies (the out-of-memory killer, a signal, a crash in a C library) breaks
+    its pool: the tasks no worker had started go on in a new pool, and each task a worker had
+    started is run again alone, so that the one that kills its worker is known; an input that
+    kills its worker alone is reported as an error naming it, and the audit goes on."""
+    queue = list(work)
+    while queue:
+        lost: list[Task] = []
+        yield from _pool_round(context, jobs, setup, queue, lost)
+        started = [task for task in lost if os.path.exists(_started_path(setup, task[0]))]
+        if lost and not started:  # workers die before taking any task: no pool will do
+            started = lost
+        again = {number for number, _ in started}
+        queue = [task for task in lost if task[0] not in again]
+        for task in started:
+            yield _alone(context, setup, task)
+
+
+def _pool_round(
+    context: BaseContext, jobs: int, setup: Setup, work: Sequence[Task], lost: list[Task]
+) -> Iterator[Done]:
+    """The outcomes of ``work`` in one pool, as they come; the tasks it could not finish
+    because a worker died are put in ``lost``."""
+    pool = ProcessPoolExecutor(jobs, context, _start_worker, (setup,))
+    try:
+        pending = {pool.submit(_run_task, task): task for task in work}
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                task = pending.pop(future)
+                try:
+                    yield future.result()
+                except BrokenProcessPool:
+                    lost.append(task)
+    finally:  # on an error here, the tasks not started are dropped
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _alone(context: BaseContext, setup: Setup, task: Task) -> Done:
+    """The outcome of ``task`` run again in a pool of its own; several inputs whose worker
+    dies are each run alone in turn, an input that kills its worker alone is an error."""
+    lost: list[Task] = []
+    outcome = list(_pool_round(context, 1, setup, [task], lost))
+    if outcome:
+        return outcome[0]
+    number, units = task
+    if len(units) > 1:
+        return _combined(setup, number, [_alone(context, setup, (number, [u])) for u in units])
+    unit = units[0]
+    page = failed(PAGE_KIND.get(unit.kind, KIND_FILE), unit.path, DIED, unit.url)
+    findings, pages_file = audit_pages([page], setup)
+    return Done(number, findings, 1, pages_file, os.getpid(), 0.0, time.process_time())
+
+
+def _combined(setup: Setup, number: int, parts: Sequence[Done]) -> Done:
+    """One task's outcome from the outcomes of its inputs run one at a time."""
+    findings = setup.findings.fresh()
+    pages_file: str | None = None
+    for part in parts:
+        findings.merge(part.findings)
+        if part.pages_file is None:
+            continue
+        if pages_file is None:
+            pages_file = part.pages_file
+            continue
+        with open(pages_file, "ab") as out, open(part.pages_file, "rb") as more:
+            shutil.copyfileobj(more, out)
+        os.unlink(part.pages_file)
+    inputs = sum(part.inputs for part in parts)
+    return Done(number, findings, inputs, pages_file, os.getpid(), 0.0, time.process_time())
 
 
 def merged_in_order(results: Iterator[Done], audit: Audit) -> Iterator[Done]:

@@ -446,3 +446,65 @@ def test_jobs_write_records_of_file_names_that_are_not_utf8(tmp_path: Path) -> N
         assert one.status == two.status == 0, (two.status, two.err)
         assert one.out == two.out, output
         assert "\udcff" in one.out or "\\udcff" in one.out
+
+
+_KILLING_AUDIT = r"""
+import os, signal, sys
+from scrapy_charset.tools import audit_parallel
+from tests.tools.test_audit_pages import run_audit
+
+read_unit = audit_parallel.read_unit
+killed_in = os.getpid()
+
+
+def dying_read_unit(unit, options):
+    # The input named "kill" kills its worker, as the out-of-memory killer would; forked
+    # workers inherit this function.
+    if "kill" in os.path.basename(unit.path) and os.getpid() != killed_in:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return read_unit(unit, options)
+
+
+audit_parallel.read_unit = dying_read_unit
+result = run_audit(*sys.argv[1:])
+sys.stdout.write(result.out)
+sys.stderr.write(result.err)
+sys.exit(result.status)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers")
+@pytest.mark.parametrize("killer", ["kill.html", "kill.warc"])
+def test_jobs_go_on_when_a_worker_dies(archive: Path, tmp_path: Path, killer: str) -> None:
+    """A worker killed while auditing an input (SIGKILL, as from the out-of-memory killer)
+    neither hangs the audit nor loses the other inputs, those in the same batch included:
+    --jobs 2 gives every other input's page records, in input order, as --jobs 1 does on
+    the inputs without the killer, and one error record naming the killer."""
+    files = tmp_path / "many"
+    files.mkdir()
+    for number in range(40):  # small files: batched several to a task
+        page = MIX[number % len(MIX)]
+        (files / f"p{number:02}.html").write_bytes(page.body)
+    killing = files / killer
+    if killer.endswith(".html"):
+        killing.write_bytes(MIX[0].body)
+    else:
+        killing.write_bytes((archive / "a.warc").read_bytes())
+    inputs = [str(archive / "a.warc"), str(files), str(archive / "b.warc.gz")]
+    run = subprocess.run(
+        [sys.executable, "-c", _KILLING_AUDIT, *inputs, "--format", "jsonl", "--jobs", "2"],
+        cwd=REPO, capture_output=True, text=True, timeout=300, check=False,
+    )
+    pages = [row for row in (json.loads(line) for line in run.stdout.splitlines())
+             if row["type"] == "page"]
+    died = [page for page in pages if page["error"] is not None]
+    assert len(died) == 1, run.stderr[-2000:]
+    assert died[0]["origin"] == str(killing)
+    assert "worker process auditing it died" in str(died[0]["error"])
+    killing.unlink()
+    serial = run_audit(*inputs, "--format", "jsonl", "--jobs", "1").pages()
+    assert [page for page in pages if page is not died[0]] == serial
+    assert len(serial) == 2 * len(MIX) + 40
+    # the error comes where the killer was in input order
+    assert pages.index(died[0]) == len(MIX) + sorted(
+        [killer, *(f"p{n:02}.html" for n in range(40))]).index(killer)
