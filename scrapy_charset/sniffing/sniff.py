@@ -305,6 +305,7 @@ _CHROMIUM_SHOWS: dict[str, str] = {
     "x-mac-cyrillic": "windows-1251",
     "ISO-8859-15": "windows-1252",
     "ISO-8859-16": "windows-1252",
+    "ISO-8859-14": "windows-1252",
     "windows-1258": "windows-1252",
 }
 _UNDEFINED_IN_WINDOWS_1252 = lazy_compile(rb"[\x81\x8d\x8f\x90\x9d]")
