@@ -58,26 +58,41 @@ _PYTHON_CODECS: dict[str, tuple[str, bool]] = {
 class FrozenRecord:
     """A base for the package's immutable public records (:class:`Encoding`,
     ``sniffing.Decision``, ``sniffing.Declaration``), behaving as a frozen dataclass of the
-    fields named in ``__slots__``: the same repr, equality and hash over the fields, assigning
-    or deleting a field raises ``dataclasses.FrozenInstanceError``, weak references and
-    ``copy.replace`` (Python 3.13) work. They are not dataclasses: ``dataclasses.replace``,
-    ``asdict`` and ``fields`` do not apply to them. Hand-written because
-    ``@dataclass(frozen=True)`` costs about 0.7 ms per class at import."""
+    fields named in the ``__slots__`` of each class (a subclass's after its base's): the same
+    repr, equality and hash over the fields, assigning or deleting a field raises
+    ``dataclasses.FrozenInstanceError``, weak references and ``copy.replace`` (Python 3.13)
+    work. They are not dataclasses: ``dataclasses.replace``, ``asdict`` and ``fields`` do not
+    apply to them. Hand-written because ``@dataclass(frozen=True)`` costs about 0.7 ms per
+    class at import."""
 
     __slots__: tuple[str, ...] = ("__weakref__",)
+    # The fields: the slots of every class from this one down, in that order (as a dataclass
+    # subclass's fields follow its base's), so that a subclass adding a field compares,
+    # hashes, prints and pickles with all of them.
+    _fields: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        fields: list[str] = []
+        for klass in reversed(cls.__mro__):
+            slots = klass.__dict__.get("__slots__", ())
+            for name in (slots,) if isinstance(slots, str) else slots:
+                if name not in ("__weakref__", "__dict__") and name not in fields:
+                    fields.append(name)
+        cls._fields = tuple(fields)
 
     def __replace__(self, **changes: Any) -> Any:
-        values = {field: getattr(self, field) for field in self.__slots__}
+        values = {field: getattr(self, field) for field in self._fields}
         unknown = changes.keys() - values.keys()
         if unknown:
             raise TypeError(f"{type(self).__qualname__} has no field {sorted(unknown)[0]!r}")
         return type(self)(**{**values, **changes})
 
     def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, field) for field in self.__slots__])
+        return tuple([getattr(self, field) for field in self._fields])
 
     def __repr__(self) -> str:
-        fields = ", ".join([f"{field}={getattr(self, field)!r}" for field in self.__slots__])
+        fields = ", ".join([f"{field}={getattr(self, field)!r}" for field in self._fields])
         return f"{type(self).__qualname__}({fields})"
 
     def __eq__(self, other: object) -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from scrapy_charset.encoding import ALL_ENCODINGS, UTF_8, WINDOWS_1252, Encoding, lookup
+from scrapy_charset.encoding.labels import _set
 from scrapy_charset.sniffing import Decision, Declaration, Source, sniff
 
 
@@ -124,3 +125,49 @@ def test_weak_references_and_replace() -> None:
     assert decision.confident is False  # the original is untouched
     with pytest.raises(TypeError, match="no field 'colour'"):
         decision.__replace__(colour="red")
+
+
+class _NotedDecision(Decision):
+    """A user's subclass adding a field (``__slots__`` as a string)."""
+
+    __slots__ = "note"
+
+    def __init__(
+        self,
+        encoding: Encoding,
+        source: Source,
+        label: str | None = None,
+        overridden: tuple[Declaration, ...] = (),
+        confident: bool = False,
+        note: str = "",
+    ) -> None:
+        super().__init__(encoding, source, label, overridden, confident)
+        _set(self, "note", note)
+
+
+@dataclass(frozen=True)
+class _NotedDataclass(_Decision):
+    note: str = ""
+
+
+class _PlainDecision(Decision):
+    __slots__ = ()
+
+
+def test_subclass_fields_follow_the_base_fields_as_in_a_dataclass() -> None:
+    """A user's subclass adding a field compares, hashes, prints, pickles and replaces over
+    the base's fields and its own, as a frozen dataclass subclass does; one adding none
+    behaves as the base."""
+    base = (UTF_8, Source.HEADER, "utf-8", (), True)
+    a, b = _NotedDecision(*base, note="a"), _NotedDecision(*base, note="b")
+    ra, rb = _NotedDataclass(*base, note="a"), _NotedDataclass(*base, note="b")
+    assert (a == b) is (ra == rb) is False
+    assert a == _NotedDecision(*base, note="a") and hash(a) == hash(ra)
+    assert repr(a) == repr(ra).replace("_NotedDataclass", "_NotedDecision")
+    assert a.__replace__(note="b") == b and a.__replace__(label="x").note == "a"
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(a, protocol))
+        assert back == a and back.note == "a"
+    plain = _PlainDecision(*base)
+    assert repr(plain) == repr(Decision(*base)).replace("Decision", "_PlainDecision", 1)
+    assert plain == _PlainDecision(*base) != _PlainDecision(UTF_8, Source.HEADER, "x")
