@@ -103,7 +103,8 @@ def test_text_of_no_browser_encoding_reads_mostly_as_chromium() -> None:
         total += 1
         agree += text == decode(body, chromium)
     assert total >= 100
-    assert agree >= 0.55 * total, (agree, total)
+    # Measured: 79 of 132 before the family rules, 98 after.
+    assert agree >= 0.74 * total, (agree, total)
 
 
 def test_a_label_no_browser_knows_reads_as_chromium_shows_it() -> None:
@@ -222,8 +223,9 @@ def test_more_unknown_labels_are_ignored(document: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     "split, floor",
-    # Measured before the rules found with these recordings: 293/410 and 255/335.
-    [("dev", 296), ("held-out", 255)],
+    # Measured before the rules found with these recordings: 293/410 and 255/335; after:
+    # 324/410 and 270/335.
+    [("dev", 324), ("held-out", 270)],
 )
 def test_more_recordings_read_mostly_as_chromium(split: str, floor: int) -> None:
     agree, total = _agreement([d for d in MORE if d["split"] == split])
@@ -239,3 +241,77 @@ def test_iso_8859_14_shows_as_windows_1252() -> None:
         body, text, decision = _decode(document)
         assert decision.encoding == lookup("windows-1252")
         assert text == decode(body, lookup("windows-1252"))
+
+
+def _recorded(prefix: str) -> list[dict[str, Any]]:
+    found = [d for d in MORE if d["id"].startswith(prefix)]
+    assert found, prefix
+    return found
+
+
+@pytest.mark.parametrize(
+    "prefix, shown",
+    [
+        # Polish, Slovak, Hungarian in DOS 852 or Mac Central European: windows-1250.
+        ("meta-cp852-pl-long-ip", "windows-1250"),
+        ("meta-cp852-sk-medium-ip", "windows-1250"),
+        ("meta-mac-latin2-hu-long-ip", "windows-1250"),
+        ("meta-mac-latin2-cs-long-ip", "windows-1250"),
+        # Latvian and Lithuanian in Mac Central European: windows-1257.
+        ("meta-mac-latin2-lv-medium-ip", "windows-1257"),
+        ("meta-mac-latin2-lt-long-ip", "windows-1257"),
+        # Danish and Norwegian Mac Roman (`æ ø` are `ľ ż` in windows-1250, `¾ ¿` in
+        # windows-1252): windows-1250.
+        ("meta-mac-roman-da-short-ip", "windows-1250"),
+        ("meta-mac-roman-no-long-no", "windows-1250"),
+        # DOS Cyrillic 855 (IBM866 box drawing inside words): windows-1252, also on .ua.
+        ("meta-cp855-uk-long-ip", "windows-1252"),
+        ("meta-cp855-uk-short-ua", "windows-1252"),
+    ],
+)
+def test_code_pages_no_browser_has_read_as_chromium(prefix: str, shown: str) -> None:
+    for document in _recorded(prefix):
+        assert document["chromium"]["charset"] == shown
+        body, text, decision = _decode(document)
+        assert decision.encoding == lookup(shown)
+        assert text == decode(body, lookup(shown))
+
+
+def _labelled(text: str, codec: str, label: str) -> bytes:
+    return f'<html><head><meta charset="{label}"></head><body><p>{text}</p></body></html>'.encode(
+        codec
+    )
+
+
+POLISH = (
+    "W sobotę biblioteka miejska jest otwarta do południa. Dzieci mogą tam czytać książki, "
+    "a dorośli przeglądać gazety, ale nie wolno jeść ani pić przy stołach."
+)
+
+
+def test_family_of_the_words_decides_for_text_in_no_browser_encoding() -> None:
+    body = _labelled(POLISH, "cp852", "cp852")
+    text, decision = decode_html(body)
+    assert (decision.encoding, decision.source) == (lookup("windows-1250"), Source.DETECTION)
+    assert text == decode(body, lookup("windows-1250"))
+    # The same words in windows-1250 bytes: the detector reads them (the true text).
+    body = _labelled(POLISH, "cp1250", "win-1250")
+    assert POLISH in decode_html(body)[0]
+
+
+def test_family_of_the_words_needs_a_detector() -> None:
+    # With detection turned off (no detector), the label no browser knows leaves the TLD's
+    # default or windows-1252, as before.
+    body = _labelled(POLISH, "cp852", "cp852")
+    decision = decode_html(body, detector=None)[1]
+    assert (decision.encoding, decision.source) == (lookup("windows-1252"), Source.DEFAULT)
+    decision = decode_html(body, url="http://example.pl/", detector=None)[1]
+    assert (decision.encoding, decision.source) == (lookup("ISO-8859-2"), Source.TLD)
+
+
+def test_words_of_no_single_family_decide_nothing() -> None:
+    # Swedish DOS text: its few function words are not of a windows-1250 language; the
+    # detector finds no language, so windows-1252 as before.
+    swedish = "Stadsbiblioteket är öppet även på lördagar. Barnen kan läsa böcker och spela spel."
+    text, decision = decode_html(_labelled(swedish, "cp437", "cp437"))
+    assert decision.encoding == lookup("windows-1252")
