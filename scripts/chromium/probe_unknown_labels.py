@@ -8,12 +8,15 @@ from a host under the language's country TLD. Half of the (label, language) pair
 hash of their names, are ``held-out``: rules are written on the ``dev`` half only and checked on
 the other.
 
-Usage: ``python scripts/chromium/probe_unknown_labels.py``
+Usage: ``python scripts/chromium/probe_unknown_labels.py [--fresh]`` (``--fresh`` adds the
+``fresh`` pages, texts written for this check only, to the existing fixture).
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import json
 import sys
 import unicodedata
 from pathlib import Path
@@ -21,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "detection"))
 
+from fresh_texts import FRESH  # noqa: E402
 from record_documents import ROOT, Doc, page, record, write_rows  # noqa: E402
 from record_unknown_labels import _PLAIN, EXTRA  # noqa: E402
 from samples import SAMPLES  # noqa: E402
@@ -81,6 +85,27 @@ PROBES: list[tuple[str, str, tuple[str, ...]]] = [
     ("latin8", "iso8859_14", ("cy",)),
     ("latin10", "iso8859_16", ("ro",)),
 ]
+# A last check, recorded after the rules were written: texts in none of the fixtures (written
+# for this one), in the code pages above; split ``fresh``.
+FRESH_PROBES: list[tuple[str, str, tuple[str, ...]]] = [
+    ("latin9", "iso8859_15", ("fr", "de", "es", "fi", "nl")),
+    ("mac-roman", "mac_roman", ("fr", "de", "es", "it", "pt", "sv", "da", "no", "fi", "nl")),
+    ("cp437", "cp437", ("fr", "de", "es", "sv", "fi", "nl", "da")),
+    ("cp850", "cp850", ("fr", "de", "es", "it", "pt", "sv", "da", "no", "nl")),
+    ("cp865", "cp865", ("da", "no")),
+    ("cp852", "cp852", ("cs", "pl", "hu", "sk", "hr", "sl")),
+    ("mac-latin2", "mac_latin2", ("cs", "pl", "hu", "sk", "lt", "lv")),
+    ("cp775", "cp775", ("lt", "lv")),
+    ("cp857", "cp857", ("tr",)),
+    ("mac-turkish", "mac_turkish", ("tr",)),
+    ("cp855", "cp855", ("ru", "uk", "bg")),
+    ("mac-cyrillic", "mac_cyrillic", ("ru", "uk", "bg")),
+    ("cp1125", "cp1125", ("uk", "ru")),
+    ("koi8-t", "koi8_t", ("ru",)),
+    ("cp737", "cp737", ("el",)),
+    ("cp869", "cp869", ("el",)),
+    ("mac-greek", "mac_greek", ("el",)),
+]
 TLD = {"fr-euro": "fr", "en": "com", "sv": "se", "da": "dk", "ca": "es", "et": "ee", "cs": "cz",
        "sl": "si", "ro-cedilla": "ro", "sq": "al", "sr": "rs", "uk": "ua", "be": "by",
        "tg": "tj", "kk": "kz", "el": "gr", "ku": "iq", "he": "il", "ar": "eg", "fa": "ir",
@@ -140,36 +165,46 @@ def split_of(label: str, language: str) -> str:
     return "held-out" if digest[0] & 1 else "dev"
 
 
-def docs() -> list[Doc]:
+def docs(fresh: bool = False) -> list[Doc]:
     out = []
-    for label, codec, languages in PROBES:
+    for label, codec, languages in FRESH_PROBES if fresh else PROBES:
         for language in languages:
-            text = writable(all_text(language).translate(_PLAIN), codec)
+            source = FRESH[language] if fresh else all_text(language)
+            text = writable(source.translate(_PLAIN), codec)
             tld = TLD.get(language, language.split("-")[0])
             for size, nbytes, hosts in (
                 ("short", 250, ("127.0.0.1", f"www.example.{tld}")),
                 ("medium", 1000, ("127.0.0.1",)),
                 ("long", 4000, ("127.0.0.1", f"www.example.{tld}")),
             ):
+                if fresh and size == "long":
+                    hosts = ("127.0.0.1",)
                 marker = sized(text, codec, nbytes)
                 body = page(f'<meta charset="{label}">', marker).encode(codec)
                 for host in hosts:
                     where = "ip" if host == "127.0.0.1" else tld
-                    doc = Doc(f"meta-{label}-{language}-{size}-{where}", "meta",
+                    prefix = "fresh" if fresh else "meta"
+                    doc = Doc(f"{prefix}-{label}-{language}-{size}-{where}", "meta",
                               f"{language} in {codec} labelled {label} (meta)", body,
                               host=host, true_encoding=codec, expected_marker=marker)  # fmt: skip
                     out.append(doc)
     return out
 
 
-def main() -> int:
-    rows = record(docs())
+def main(argv: list[str]) -> int:
+    """Record the probes (or, with ``--fresh``, add the fresh texts to the fixture)."""
+    fresh = "--fresh" in argv
+    rows = record(docs(fresh))
     for row in rows[1:]:
         label = row["description"].split(" labelled ")[1].split(" (")[0]
-        row["split"] = split_of(label, row["description"].split(" in ")[0])
+        row["split"] = "fresh" if fresh else split_of(label, row["description"].split(" in ")[0])
+    if fresh:
+        with gzip.open(OUT, "rt", encoding="utf-8") as f:
+            old = [json.loads(line) for line in f]
+        rows = old + [row for row in rows[1:] if row["id"] not in {r.get("id") for r in old}]
     write_rows(rows, OUT)
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))
