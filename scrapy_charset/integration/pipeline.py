@@ -9,8 +9,8 @@ inspect passes through unchanged and is counted in ``charset/item/uninspectable`
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import logging
+import operator
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -48,9 +48,12 @@ CLEAN_TALLY_LIMIT = 1 << 20  # clean items tallied at most before they are hande
 _SCALARS = (bytes, bytearray, memoryview, int, float, complex, type(None))
 
 
-def check_text(path: str, text: str, state: FieldState | None = None) -> ValueCheck | None:
-    """The damage in one text value, or None when it has none."""
-    if text_clean(text):  # one compiled pass (or its pure-Python equivalent): the common case
+def check_text(
+    path: str, text: str, state: FieldState | None = None, *, screened: bool = False
+) -> ValueCheck | None:
+    """The damage in one text value, or None when it has none. ``screened``: the caller saw
+    text_clean(text) fail already (it is not called again)."""
+    if not screened and text_clean(text):  # one compiled pass: the common case
         return None
     replacements = text.count("\ufffd")
     # Without U+FFFD the failed check was a mojibake candidate; with one, the same compiled
@@ -84,8 +87,8 @@ class _Inspection:
         # end and shared children (node = [node, node], 24 deep) cost once, not 2**depth.
         self._visited: set[int] = set()
 
-    def text(self, value: str, path: str, state: FieldState) -> None:
-        check = check_text(path, value, state)
+    def text(self, value: str, path: str, state: FieldState, screened: bool = False) -> None:
+        check = check_text(path, value, state, screened=screened)
         if check is None:
             self.found.append(state)
         else:
@@ -116,44 +119,48 @@ class _Inspection:
 
 
 def _item_values(item: Any) -> dict[str, Any] | None:
-    """For the fast path, the dict of an item's field values: a ``scrapy.Item``'s (the dict
-    behind it), or a dataclass or attrs item's ``__dict__`` when it holds exactly the declared
-    fields (as ItemAdapter reads them: see _declared_fields); else None."""
+    """For the fast path, the values ItemAdapter reads from an item, by field name: a
+    ``scrapy.Item``'s dict (while its class reads fields from it), or a dataclass or attrs
+    item's fields read with getattr as ItemAdapter reads them (so a property or an attribute
+    hook added to the class at any time is seen). Else, or when a field cannot be read, None:
+    the item is inspected value by value."""
+    kind = type(item)
     if isinstance(item, Item):
         values = getattr(item, "_values", None)
-        return values if type(values) is dict else None
-    fields = _FIELDS.get(type(item), _UNKNOWN)
+        plain = kind.__getitem__ is Item.__getitem__ and kind.__iter__ is Item.__iter__
+        return values if plain and type(values) is dict else None
+    fields = _FIELDS.get(kind, _UNKNOWN)
     if fields is _UNKNOWN:
         fields = _declared_fields(item)
     if fields is None:
         return None
-    values = getattr(item, "__dict__", None)
-    return values if type(values) is dict and values.keys() == fields else None
+    names, read = fields
+    try:
+        return dict(zip(names, read(item), strict=True))
+    except Exception:  # a field not set, or a property that raises: the exact path copes
+        return None
 
 
-_FIELDS: dict[type, frozenset[str] | None] = {}  # per class, see _declared_fields
+# Per class: its field names and a function reading them all (see _declared_fields).
+_FIELDS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]] | None] = {}
 
 
-def _declared_fields(item: Any) -> frozenset[str] | None:
-    """The field names of a dataclass or attrs item's class, when an instance ``__dict__``
-    holding those names gives exactly what ItemAdapter reads (getattr of each field): the
-    class is read by itemadapter's own dataclass or attrs adapter, has the default attribute
-    lookup, and no data descriptor (a property, a slot) of a field's name. Else None: its
-    items are inspected value by value. Decided once per class."""
+def _declared_fields(
+    item: Any,
+) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]] | None:
+    """The field names of a dataclass or attrs item's class, in ItemAdapter's order, and a
+    function getting their values as ItemAdapter does (getattr of each); None for other
+    classes. The class's field list is decided once; the values are read from each item."""
     kind = type(item)
     fields = None
     try:
-        if kind.__getattribute__ is object.__getattribute__ and (
-            dataclasses.is_dataclass(kind) or hasattr(kind, "__attrs_attrs__")
-        ):
+        if dataclasses.is_dataclass(kind) or hasattr(kind, "__attrs_attrs__"):
             from itemadapter.adapter import AttrsAdapter, DataclassAdapter
 
             found = adapter(item)
-            names = frozenset(found.field_names())
-            if isinstance(found.adapter, (AttrsAdapter, DataclassAdapter)) and not any(
-                _is_data_descriptor(inspect.getattr_static(kind, name, None)) for name in names
-            ):
-                fields = names
+            names = tuple(found.field_names())
+            if names and isinstance(found.adapter, (AttrsAdapter, DataclassAdapter)):
+                fields = names, _getter(names)
     except Exception:  # an odd class: its items are inspected value by value, which copes
         fields = None
     if len(_FIELDS) < MAX_SHAPES:
@@ -161,8 +168,12 @@ def _declared_fields(item: Any) -> frozenset[str] | None:
     return fields
 
 
-def _is_data_descriptor(value: Any) -> bool:
-    return hasattr(type(value), "__set__") or hasattr(type(value), "__delete__")
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """getattr of each name, in one call (attrgetter gives a bare value for one name)."""
+    if len(names) == 1:
+        name = names[0]
+        return lambda item: (getattr(item, name),)
+    return operator.attrgetter(*names)
 
 
 class _Shape:
@@ -262,7 +273,8 @@ class CharsetPipeline:
         # with the last clean item's keys whose values are all clean text (one call, see
         # quality.dict_values_clean) is only counted.
         values = item if type(item) is dict else _item_values(item)
-        if values is not None and dict_values_clean(values, self._run_keys) == 2:
+        verdict = 0 if values is None else dict_values_clean(values, self._run_keys)
+        if verdict == 2:
             run = self._run = self._run + 1
             if run >= self._run_limit:
                 self._end_run()
@@ -270,7 +282,7 @@ class CharsetPipeline:
             return item
         self._end_run()
         try:
-            return self._process(item)
+            return self._process(item, values, verdict)
         except DropItem:
             raise
         except Exception:  # never lose an item to the pipeline's own failure
@@ -323,10 +335,11 @@ class CharsetPipeline:
         self._run_keys = shape.order
         self._run_limit = max(1, min(room, self._publish_at - self._seen))
 
-    def _process(self, item: Any) -> Any:
+    def _process(self, item: Any, values: dict[Any, Any] | None, verdict: int) -> Any:
+        """One item off the run: ``values`` and ``verdict`` as process_item found them (0:
+        some value is not clean text; the item is inspected without a second check)."""
         self._seen += 1
-        values = item if type(item) is dict else _item_values(item)
-        if values is not None:
+        if values is not None and verdict:
             shape = self._last_shape
             verdict = dict_values_clean(values, shape.order if shape is not None else None)
             if verdict == 1:  # clean, with other keys than the last clean item
@@ -417,7 +430,7 @@ class CharsetPipeline:
                 if text_clean(value):
                     clean(state)
                 else:
-                    inspection.text(value, name, state)
+                    inspection.text(value, name, state, screened=True)
             elif name != skip and not (top_level and name not in top_level):
                 inspection.walk(value, name if type(name) is str else str(name), 1)
         return inspection

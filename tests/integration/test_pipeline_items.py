@@ -486,7 +486,7 @@ class StreamAttrs:
     note: str | None = None
 
 
-@attr.define  # slotted: no __dict__, always value by value
+@attr.define  # slotted: no __dict__, its fields read with getattr as ItemAdapter reads them
 class StreamSlots:
     url: str | None = None
     title: str | None = None
@@ -534,11 +534,11 @@ def test_clean_dict_fast_path_counts_exactly_like_the_value_by_value_path() -> N
     assert charset_stats(fast_stats) == charset_stats(slow_stats)
     for kind, _, stats in kinds:
         assert charset_stats(stats) == charset_stats(slow_stats), kind
-    # The fast paths were taken (scrapy.Item, dataclass, attrs with a __dict__): most items
+    # The fast paths were taken (scrapy.Item, dataclass, attrs, slotted or not): most items
     # never reached the value-by-value inspection.
     assert fast._last_shape is not None
     taken = {kind: pipeline._last_shape is not None for kind, pipeline, _ in kinds}
-    assert taken == {StreamItem: True, StreamData: True, StreamAttrs: True, StreamSlots: False}
+    assert taken == {StreamItem: True, StreamData: True, StreamAttrs: True, StreamSlots: True}
     assert slow._last_shape is None
     assert fast_stats.get_value("charset/item/field/body/flagged") == 1
     assert fast_stats.get_value("charset/item/field/title/flagged") is None
@@ -627,6 +627,44 @@ def test_dataclass_fields_that_are_not_their_dict_are_read_as_itemadapter_reads_
             assert stats.get_value("charset/item/error") is None
     finally:
         del Shadowed.title
+
+
+@dataclasses.dataclass
+class Reshaped:
+    title: str
+    note: str
+
+
+class ReshapedItem(scrapy.Item):
+    title = scrapy.Field()
+    note = scrapy.Field()
+
+
+def test_a_class_changed_after_its_first_items_is_read_as_itemadapter_reads_it() -> None:
+    """The fast path learns a class from its first item; a property, an attribute hook or an
+    item accessor added to the class later must still be seen: the values ItemAdapter reads
+    then are the mojibake the pipeline counts (the item's own dict stays clean)."""
+    hooks: list[tuple[type, str, Any]] = [
+        (Reshaped, "title", property(lambda self: MOJIBAKE)),
+        (Reshaped, "__getattribute__",
+         lambda self, name: MOJIBAKE if name == "title" else object.__getattribute__(self, name)),
+        (ReshapedItem, "__getitem__",
+         lambda self, key: MOJIBAKE if key == "title" else self._values[key]),
+    ]  # fmt: skip
+    for kind, name, hook in hooks:
+        pipeline, stats = make_pipeline()
+        assert pipeline.process_item(kind(title=CLEAN, note=CLEAN)) is not None
+        item = kind(title=CLEAN, note=CLEAN)
+        setattr(kind, name, hook)
+        try:
+            assert pipeline.process_item(item) is item
+        finally:
+            delattr(kind, name)
+        pipeline.close_spider()
+        assert stats.get_value("charset/item/field/title/mojibake") == 1, (kind, name)
+        assert stats.get_value("charset/item/field/note/seen") == 2
+        assert stats.get_value("charset/item/seen") == 2
+        assert stats.get_value("charset/item/error") is None
 
 
 _leaves = st.one_of(
