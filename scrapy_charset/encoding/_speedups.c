@@ -1292,6 +1292,55 @@ speedups_encode_html(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* ---- Detection: counting the non-ASCII bytes of a sample ------------------------------------
+ * For scrapy_charset.sniffing.letters (its pure-Python fallback is a collections.Counter):
+ * which bytes 0x80-0xFF a sample holds and how often, in the order they first occur. */
+
+PyDoc_STRVAR(high_byte_counts_doc,
+             "high_byte_counts(data) -> (keys, counts)\n\n"
+             "The distinct bytes 0x80-0xFF of data, less 0x80, in the order they first occur, "
+             "and how often each occurs: two lists.");
+
+static PyObject *
+speedups_high_byte_counts(PyObject *module, PyObject *arg)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    const unsigned char *s = (const unsigned char *)view.buf;
+    Py_ssize_t counts[128] = {0};
+    unsigned char order[128];
+    int distinct = 0;
+    for (Py_ssize_t i = 0; i < view.len; i++) {
+        if (s[i] >= 0x80 && counts[s[i] - 0x80]++ == 0) {
+            order[distinct++] = (unsigned char)(s[i] - 0x80);
+        }
+    }
+    PyBuffer_Release(&view);
+    PyObject *keys = PyList_New(distinct);
+    PyObject *numbers = PyList_New(distinct);
+    if (keys == NULL || numbers == NULL) {
+        Py_XDECREF(keys);
+        Py_XDECREF(numbers);
+        return NULL;
+    }
+    for (int k = 0; k < distinct; k++) {
+        PyObject *key = PyLong_FromLong(order[k]);
+        PyObject *number = PyLong_FromSsize_t(counts[order[k]]);
+        if (key == NULL || number == NULL) {
+            Py_XDECREF(key);
+            Py_XDECREF(number);
+            Py_DECREF(keys);
+            Py_DECREF(numbers);
+            return NULL;
+        }
+        PyList_SET_ITEM(keys, k, key);
+        PyList_SET_ITEM(numbers, k, number);
+    }
+    return Py_BuildValue("(NN)", keys, numbers);
+}
+
 static PyMethodDef speedups_methods[] = {
     {"encode_html", (PyCFunction)(void (*)(void))speedups_encode_html, METH_FASTCALL,
      encode_html_doc},
@@ -1302,6 +1351,7 @@ static PyMethodDef speedups_methods[] = {
      codec_encode_doc},
     {"decode_single_byte", speedups_decode_single_byte, METH_VARARGS, decode_single_byte_doc},
     {"holds_word", speedups_holds_word, METH_VARARGS, holds_word_doc},
+    {"high_byte_counts", speedups_high_byte_counts, METH_O, high_byte_counts_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -79,10 +79,11 @@ _PYTHON_CODEC_TO_WHATWG: dict[str, str] = {
 
 # ISO-2022-JP is 7-bit: its escape sequences (ESC $ @, ESC $ B, ESC ( J) mark it.
 _ISO_2022_JP_ESCAPE = lazy_compile(rb"\x1b(?:\$[@B]|\(J)")
-# A text node (between ">" and "<") holding a non-ASCII byte. Matches start at ">" and stop at
-# "<" or ">", bytes below 0x40 that are never part of a legacy multi-byte character, and each
-# node is scanned a bounded number of times, so the search is linear.
-_TEXT_NODE = lazy_compile(rb">([^<>]*[\x80-\xff][^<>]*)")
+# A text node (between ">" and "<") holding a non-ASCII byte; group 1 is its ASCII start, up to
+# its first non-ASCII byte. Matches start at ">" and stop at "<" or ">", bytes below 0x40 that
+# are never part of a legacy multi-byte character, and the node is read once (the ASCII start
+# cannot take the non-ASCII byte back), so the search is linear.
+_TEXT_NODE = lazy_compile(rb">([^<>\x80-\xff]*)[\x80-\xff][^<>]*")
 _HIGH_BYTE_VALUES = bytes(range(0x80, 0x100))
 _FIRST_NON_ASCII = lazy_compile(rb"[\x80-\xff]")
 # How much of a sample is decoded first to rule out a multi-byte encoding.
@@ -246,11 +247,8 @@ def text_sample(data: bytes, limit: int = SAMPLE_BYTES) -> bytes:
     sample = bytearray()
     # (finditer: the nodes after the sample's end are never searched for.)
     for match in _TEXT_NODE.finditer(data):
-        node = match.group(1)
-        first = _FIRST_NON_ASCII.search(node)
         # Bytes before the first non-ASCII byte are ASCII, so starting among them is safe.
-        start = max(0, first.start() - 128) if first is not None else 0
-        sample += node[start:]
+        sample += data[max(match.start(1), match.end(1) - 128) : match.end()]
         sample += b"\n"
         if len(sample) >= limit:
             break
@@ -456,6 +454,11 @@ def _rerank_on_window(sample: bytes, tied: list[str], window: bytes) -> list[str
     return best_readings(sample + b"\n" + b"\n".join(places), tuple(tied))
 
 
+def _has_c1(data: bytes) -> bool:
+    """Whether ``data`` holds a byte 0x80-0x9F (a C1 control code in every ISO-8859 encoding)."""
+    return len(data.translate(None, C1_BYTES)) != len(data)
+
+
 def choose_single_byte(
     sample: bytes,
     tld: str | None,
@@ -474,9 +477,12 @@ def choose_single_byte(
     ISO-8859 encodings even when the sample has none. ``ranked`` is ``ranked_readings`` of
     the sample over all candidates, when already known.
     """
-    c1 = len(window.translate(None, C1_BYTES)) != len(window)
-    if ranked is None or c1 or candidates != CANDIDATES:
-        ranked = ranked_readings(sample, candidates, ISO_8859 if c1 else frozenset())
+    if ranked is None or candidates != CANDIDATES:
+        ranked = ranked_readings(sample, candidates)
+    if not ISO_8859.isdisjoint(ranked.best + ranked.near) and _has_c1(window):
+        # (Only when an ISO-8859 reading is among the best or near them can ruling them out
+        # change the ranking: the page is scanned for C1 bytes then only.)
+        ranked = ranked_readings(sample, candidates, ISO_8859)
     if _is_no_language(sample, ranked.score):
         # Text in an encoding no browser has (DOS or Mac code pages): no reading is right;
         # like Chromium, the TLD's default or windows-1252.

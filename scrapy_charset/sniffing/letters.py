@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
-from operator import mul
+from heapq import heapify, heappop, heappush
+from operator import itemgetter, mul
 from typing import NamedTuple
 
 from .._regex import lazy_compile
 from ..encoding import get_encoding
+from ..encoding.cjk import compiled
 from ..encoding.fast import charmap_table
 
 # Languages by their non-ASCII letters (lowercase): (frequent, other). Languages whose letters
@@ -387,10 +390,19 @@ def _run_score(marks: bytes) -> float:
 
 def _misplaced_score(classes: bytes) -> float:
     """The (negative) score of the other misplaced characters in the ``classes`` of a sample."""
-    misplaced = sum(map(classes.count, _MISPLACED))
-    if b"f" in classes:
-        misplaced += sum(map(classes.count, _MISPLACED_FINAL))
-    return _CONTEXT * misplaced
+    present = frozenset(letter for letter in _CLASS_LETTERS if letter in classes)
+    return _CONTEXT * sum(map(classes.count, _possible_patterns(present)))
+
+
+# The class letters the misplaced patterns are made of.
+_CLASS_LETTERS = frozenset(b"".join((*_MISPLACED, *_MISPLACED_FINAL)))
+
+
+@cache
+def _possible_patterns(present: frozenset[int]) -> tuple[bytes, ...]:
+    """The misplaced patterns made of the class letters ``present`` only (the others cannot
+    occur: Arabic text has no Latin letter)."""
+    return tuple(p for p in (*_MISPLACED, *_MISPLACED_FINAL) if present.issuperset(p))
 
 
 @cache
@@ -409,8 +421,25 @@ def _language_scores(keys: list[int], numbers: list[int], encoding: str) -> dict
     }
 
 
+def _getter(keys: list[int]) -> Callable[[tuple[float, ...]], tuple[float, ...]]:
+    """A function picking the weights of ``keys`` (in order) out of a table of weights."""
+    if len(keys) > 1:
+        return itemgetter(*keys)
+    return lambda weights: tuple(weights[key] for key in keys)
+
+
+@cache
+def _broken_keys(encoding: str) -> frozenset[int]:
+    """The non-ASCII bytes (- 0x80) ``encoding`` reads as control codes or unassigned."""
+    table = _run_table(encoding)
+    return frozenset(byte - 0x80 for byte in range(0x80, 0x100) if table[byte] == ord("B"))
+
+
 def _byte_counts(sample: bytes) -> tuple[list[int], list[int]]:
-    """The distinct non-ASCII bytes of ``sample`` (- 0x80) and how often each occurs."""
+    """The distinct non-ASCII bytes of ``sample`` (- 0x80), in the order they first occur, and
+    how often each occurs (counted in C when the package is built with it)."""
+    if compiled is not None:
+        return compiled.high_byte_counts(sample)  # type: ignore[no-any-return]
     counts = Counter(sample.translate(None, _ASCII_BYTES))
     return [byte - 0x80 for byte in counts], list(counts.values())
 
@@ -520,22 +549,22 @@ def prefer_words(sample: bytes, tied: list[str], near: tuple[str, ...] = ()) -> 
     return [name for name in tied if clear.get(name) == tied_best] or tied
 
 
-def _reading_total(
-    scored: bytes, marks: bytes, keys: list[int], numbers: list[int], encoding: str
-) -> float:
-    """A reading's score: its letters (``keys``, ``numbers``), the context of its characters
-    in ``scored`` and its runs of Latin letters (``marks``), and the encoding's prior."""
-    misplaced = _misplaced_score(scored.translate(_class_table(encoding)))
+def _context_score(scored: bytes, marks: bytes, keys: list[int], encoding: str) -> float:
+    """A reading's score besides its letters: the context of its characters in ``scored``
+    (the sample's non-ASCII bytes ``keys`` among them), its runs of Latin letters
+    (``marks``), and the encoding's prior. Never positive."""
+    classes = scored.translate(_class_table(encoding))
+    misplaced = _misplaced_score(classes)
     if not _consonant_keys(encoding).isdisjoint(keys):
         misplaced += _lone_score(scored.translate(_lone_table(encoding)))
-    context = _run_score(marks) + misplaced + _PRIOR.get(encoding, 0.0)
-    return letter_score(keys, numbers, encoding) + context
+    return _run_score(marks) + misplaced + _PRIOR.get(encoding, 0.0)
 
 
 def reading_score(sample: bytes, encoding: str) -> float:
     """The score of one reading (letters and context), as ``best_readings`` ranks it."""
     marks = sample.translate(_run_table(encoding))
-    return _reading_total(sample, marks, *_byte_counts(sample), encoding)
+    keys, numbers = _byte_counts(sample)
+    return letter_score(keys, numbers, encoding) + _context_score(sample, marks, keys, encoding)
 
 
 def best_readings(
@@ -578,47 +607,71 @@ def ranked_readings(
     high = sum(numbers)
     # (Text of a non-Latin script is mostly non-ASCII: the runs would be nearly all of it.)
     scored = sample if 4 * high > len(sample) else _near_non_ascii(sample)
-    marks = {name: scored.translate(_run_table(name)) for name in candidates}
-    intact = [name for name in candidates if name not in ruled_out and b"B" not in marks[name]]
+    present = frozenset(keys)
+    intact = [
+        name
+        for name in candidates
+        if name not in ruled_out and present.isdisjoint(_broken_keys(name))
+    ]
     pool = intact or candidates
-    # A bound on each reading's score: its bytes' best weights over all its languages, and the
-    # runs of non-ASCII Latin letters (the other context scores are never positive). Readings
-    # are scored in full in the order of their bounds, until no bound can beat the best.
-    bounds = {}
-    for name in pool:
-        best_weights = _best_weights(name)
-        letters_bound = sum(map(mul, numbers, map(best_weights.__getitem__, keys)))
-        bounds[name] = letters_bound + _run_score(marks[name]) + _PRIOR.get(name, 0.0)
-    order = sorted(pool, key=bounds.__getitem__, reverse=True)
+    # Readings are scored in full in the order of a bound on their score, until no bound can
+    # beat the best. The bound is first their bytes' best weights over all their languages
+    # (the context scores are never positive), then, when that comes first, tightened by the
+    # runs of non-ASCII Latin letters (Greek text read as Latin has many).
+    weights_of = _getter(keys)
+    letters_bounds = {
+        name: sum(map(mul, numbers, weights_of(_best_weights(name)))) + _PRIOR.get(name, 0.0)
+        for name in pool
+    }
+    marks: dict[str, bytes] = {}
+    bounds: dict[str, float] = {}
+
+    def bound(name: str) -> float:
+        if name not in bounds:
+            marks[name] = scored.translate(_run_table(name))
+            bounds[name] = letters_bounds[name] + _run_score(marks[name])
+        return bounds[name]
+
+    scores: dict[str, dict[str, float]] = {}
+
+    def language_scores(name: str) -> dict[str, float]:
+        if name not in scores:
+            scores[name] = _language_scores(keys, numbers, name)
+        return scores[name]
+
     totals: dict[str, float] = {}
+
+    def total(name: str) -> float:
+        if name not in totals:
+            letters = max(language_scores(name).values(), default=float("-inf"))
+            totals[name] = letters + _context_score(scored, marks[name], keys, name)
+        return totals[name]
+
     top = float("-inf")
-    for name in order:
-        if bounds[name] < top - _EPSILON:
-            break
-        totals[name] = _reading_total(scored, marks[name], keys, numbers, name)
-        top = max(top, totals[name])
+    # (A heap of the best bounds known, first in candidate order when equal.)
+    heap = [(-letters_bounds[name], index, name) for index, name in enumerate(pool)]
+    heapify(heap)
+    while heap and -heap[0][0] >= top - _EPSILON:
+        _, index, name = heappop(heap)
+        if name not in bounds:
+            heappush(heap, (-bound(name), index, name))
+        else:
+            top = max(top, total(name))
     best = tuple(name for name in pool if totals.get(name, top - 1) >= top - _EPSILON)
     # The readings within the margin below whose letters say other languages than the best
     # readings' (only these can the words prefer: see prefer_words).
     margin = _NEAR_PER_BYTE * high + _EPSILON
-    said = frozenset().union(
-        *(_said_languages(_language_scores(keys, numbers, name), margin) for name in best)
-    )
+    said = frozenset().union(*(_said_languages(language_scores(name), margin) for name in best))
     near = set()
-    for name in order:
-        if bounds[name] < top - margin:
-            break
-        if name in best:
+    for name in pool:
+        if name in best or letters_bounds[name] < top - margin or bound(name) < top - margin:
             continue
-        letters = _language_scores(keys, numbers, name)
+        letters = language_scores(name)
         # (The context scores are never positive: the letters alone bound the total.)
         if max(letters.values(), default=top - margin - 1) < top - margin:
             continue
-        languages = _said_languages(letters, margin)
-        if languages & said:
+        if _said_languages(letters, margin) & said:
             continue
-        if name not in totals:
-            totals[name] = _reading_total(scored, marks[name], keys, numbers, name)
-        if totals[name] >= top - margin:
+        if total(name) >= top - margin:
             near.add(name)
     return Ranking(best, top, tuple(name for name in pool if name in near))

@@ -356,3 +356,55 @@ def test_kana_read_as_rare_hangul_is_not_korean() -> None:
     decoded, decision = decode_html(f"<p>{text}</p>".encode("cp932"))
     assert decision.encoding == lookup("shift_jis") and text in decoded
     assert cjk_score(text.encode("cp932").decode("cp949", "replace"), "EUC-KR") < 0.5
+
+
+def _samples_of_labelled_pages() -> list[bytes]:
+    from scrapy_charset.sniffing.detect import PREFIX_BYTES, detection_window, text_sample
+
+    samples = []
+    for name, _, _ in _labelled_pages():
+        sample = text_sample(detection_window((DETECTION_PAGES / name).read_bytes(), PREFIX_BYTES))
+        if not sample.isascii():
+            samples.append(sample)
+    return samples
+
+
+def test_the_ranking_scores_in_full_every_reading_that_can_win() -> None:
+    # The ranking skips readings whose bound cannot reach the best: it must agree with
+    # scoring every reading in full, on the samples of the labelled pages in 50 languages.
+    from scrapy_charset.sniffing import letters
+
+    samples = _samples_of_labelled_pages()
+    assert len(samples) >= 290
+    for sample in samples:
+        intact = [
+            name
+            for name in letters.CANDIDATES
+            if b"B" not in sample.translate(letters._run_table(name))
+        ]
+        scores = {name: letters.reading_score(sample, name) for name in intact}
+        top = max(scores.values())
+        best = tuple(name for name in intact if scores[name] >= top - 1e-9)
+        ranking = letters.ranked_readings(sample)
+        assert (ranking.best, ranking.score) == (best, pytest.approx(top)), sample[:80]
+
+
+def test_non_ascii_bytes_are_counted_alike_compiled_and_in_python() -> None:
+    from collections import Counter
+
+    from scrapy_charset.encoding.cjk import compiled
+
+    if compiled is None:
+        pytest.skip("built without the compiled helpers")
+    texts = [
+        "مرحبا بالعالم، هذه صفحة عربية".encode("cp1256"),
+        "Voilà un café très élégant".encode("cp1252"),
+        bytes(range(256)) * 3,
+        b"plain ASCII",
+        b"",
+    ]
+    for data in (*texts, *_samples_of_labelled_pages()[:50]):
+        counts = Counter(data.translate(None, bytes(range(0x80))))
+        expected = ([byte - 0x80 for byte in counts], list(counts.values()))
+        assert compiled.high_byte_counts(data) == expected
+        assert compiled.high_byte_counts(bytearray(data)) == expected
