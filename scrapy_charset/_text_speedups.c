@@ -670,6 +670,45 @@ configure(PyObject *module, PyObject *misreadings)
     Py_RETURN_NONE;
 }
 
+/* instance_values(item, names): the instance dict of item when getattr(item, name) reads each
+ * name from it, as ItemAdapter reads a dataclass or attrs item's fields: the dict holds exactly
+ * the names (a tuple of str), the class has the default attribute lookup and no data
+ * descriptor (a property, a slot) of any of them. Else None. Read on each call, so that a
+ * property or hook added to the class at any time is seen (the type's attribute cache keeps
+ * the look-ups cheap). */
+static PyObject *
+instance_values(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2 || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "instance_values(item, names: tuple)");
+        return NULL;
+    }
+    PyObject *item = args[0], *names = args[1];
+    PyTypeObject *type = Py_TYPE(item);
+    if (type->tp_getattro != PyObject_GenericGetAttr) {
+        Py_RETURN_NONE;
+    }
+    PyObject *values = PyObject_GenericGetDict(item, NULL);
+    if (values == NULL) { /* no instance dict (a slotted class) */
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(names);
+    int plain = PyDict_CheckExact(values) && PyDict_GET_SIZE(values) == count;
+    for (Py_ssize_t k = 0; plain && k < count; k++) {
+        PyObject *name = PyTuple_GET_ITEM(names, k);
+        PyObject *attr = PyUnicode_CheckExact(name) ? _PyType_Lookup(type, name) : NULL;
+        plain = attr == NULL ? PyUnicode_CheckExact(name) : Py_TYPE(attr)->tp_descr_set == NULL;
+        plain = plain && PyDict_Contains(values, name) == 1; /* (a str: never an error) */
+    }
+    if (!plain) {
+        Py_DECREF(values);
+        Py_RETURN_NONE;
+    }
+    return values;
+}
+
 static PyObject *
 use_avx2(PyObject *module, PyObject *flag)
 {
@@ -695,6 +734,9 @@ static PyMethodDef methods[] = {
     {"stretch_spans", (PyCFunction)(void (*)(void))stretch_spans, METH_FASTCALL,
      "stretch_spans(text, misreading): [(start, end), ...] holding every match of the\n"
      "misreading's pattern [leads][leads|continuations]*[continuations], in order."},
+    {"instance_values", (PyCFunction)(void (*)(void))instance_values, METH_FASTCALL,
+     "instance_values(item, names): the item's instance dict when getattr reads each name\n"
+     "(a tuple of str) from it and it holds exactly those names; else None."},
     {"use_avx2", use_avx2, METH_O,
      "use_avx2(flag): scan 32-byte blocks with AVX2 when flag is true and the CPU has it, else\n"
      "16-byte blocks; returns whether AVX2 is in use (for tests: both give the same verdicts)."},

@@ -416,3 +416,57 @@ def test_stretch_spans_of_a_long_text_are_its_garbled_words() -> None:
     for bad in [("text", 9), (b"bytes", 0), ("text", "0")]:
         with pytest.raises((TypeError, ValueError, OverflowError)):
             _text_speedups.stretch_spans(*bad)  # type: ignore[arg-type]
+
+
+@needs_compiled
+def test_instance_values_is_the_dict_only_where_getattr_reads_every_field_from_it() -> None:
+    """The pipeline's fast path for dataclass and attrs items: the instance dict, or None
+    wherever getattr (what ItemAdapter reads) could give anything else for a field."""
+    import dataclasses
+
+    import attr
+
+    assert _text_speedups is not None
+    names = ("title", "note")
+
+    @dataclasses.dataclass
+    class Plain:
+        title: str
+        note: str
+
+    @dataclasses.dataclass(slots=True)
+    class Slotted:
+        title: str
+        note: str
+
+    @attr.s(auto_attribs=True)
+    class Attrs:
+        title: str
+        note: str
+
+    class Hooked(Plain):
+        def __getattr__(self, name: str) -> str:  # (a hook for missing names only)
+            return "?"
+
+    plain = Plain("a", "b")
+    assert _text_speedups.instance_values(plain, names) is plain.__dict__
+    assert _text_speedups.instance_values(Attrs("a", "b"), names) == {"title": "a", "note": "b"}
+    assert _text_speedups.instance_values(Slotted("a", "b"), names) is None
+    assert _text_speedups.instance_values(Hooked("a", "b"), names) is None
+    assert _text_speedups.instance_values(plain, ("title",)) is None  # (one more in the dict)
+    assert _text_speedups.instance_values(plain, (*names, "extra")) is None
+    plain.extra = "c"  # type: ignore[attr-defined]
+    assert _text_speedups.instance_values(plain, names) is None
+    del plain.extra  # type: ignore[attr-defined]
+    for hook in (property(lambda self: "x"), staticmethod(lambda: "x")):
+        Plain.note = hook  # type: ignore[assignment,method-assign]
+        try:  # a data descriptor (property) shadows the dict; a plain class attribute not
+            expected = None if isinstance(hook, property) else plain.__dict__
+            assert _text_speedups.instance_values(plain, names) is expected
+        finally:
+            del Plain.note
+    assert _text_speedups.instance_values(plain, names) is plain.__dict__
+    assert _text_speedups.instance_values({"title": "a", "note": "b"}, names) is None
+    assert _text_speedups.instance_values(3, names) is None
+    with pytest.raises(TypeError):
+        _text_speedups.instance_values(plain, ["title", "note"])  # type: ignore[arg-type]

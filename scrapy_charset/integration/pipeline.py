@@ -33,6 +33,11 @@ from .pipeline_actions import (
 from .pipeline_settings import PipelineConfig
 from .pipeline_spikes import FieldState, Spike, SpikeRule
 
+try:
+    from .._text_speedups import instance_values
+except ImportError:  # built without a C compiler: the fields are read with getattr
+    instance_values = None  # type: ignore[assignment]
+
 logger = logging.getLogger(__name__)
 
 PREFIX = "charset/item/"
@@ -121,9 +126,10 @@ class _Inspection:
 def _item_values(item: Any) -> dict[str, Any] | None:
     """For the fast path, the values ItemAdapter reads from an item, by field name: a
     ``scrapy.Item``'s dict (while its class reads fields from it), or a dataclass or attrs
-    item's fields read with getattr as ItemAdapter reads them (so a property or an attribute
-    hook added to the class at any time is seen). Else, or when a field cannot be read, None:
-    the item is inspected value by value."""
+    item's fields as ItemAdapter reads them with getattr: its instance dict where getattr
+    reads them from it (checked on each item, so that a property or an attribute hook added
+    to the class at any time is seen), else read one by one. None when a field cannot be
+    read: the item is inspected value by value."""
     kind = type(item)
     if isinstance(item, Item):
         values = getattr(item, "_values", None)
@@ -135,6 +141,9 @@ def _item_values(item: Any) -> dict[str, Any] | None:
     if fields is None:
         return None
     names, read = fields
+    values = instance_values(item, names) if instance_values is not None else None
+    if values is not None:  # (the common case: the instance dict, checked in one C call)
+        return values
     try:
         return dict(zip(names, read(item), strict=True))
     except Exception:  # a field not set, or a property that raises: the exact path copes
