@@ -1,7 +1,7 @@
 """Crawl CPU with CharsetMiddleware against plain Scrapy, measured side by side in one run.
 
 Usage: python benchmarks/bench_crawl.py [--pages 2000] [--rounds 5] [--mix mixed|header-utf8]
-[--check]
+[--check] [--instructions]
 
 A local HTTP server (in this process) serves ``--pages`` HTML pages of about 9 KB in a mix of
 encodings and declarations: UTF-8 in the header or undeclared, windows-1252, windows-1251,
@@ -15,6 +15,12 @@ Printed: per-round CPU seconds and pages/s for both, the ratio of each round, an
 ``--mix header-utf8`` crawls only pages whose header declares UTF-8 (most of the web).
 ``--check`` exits with status 1 unless the median CPU ratio is at most 0.95 (mixed) or 1.0
 (header-utf8).
+
+``--instructions`` runs each crawl once under callgrind (valgrind) instead, counting the
+instructions the crawling process executes from spider_opened to spider_closed, and prints
+them per page with their ratio: a figure the machine's load does not change, for telling a
+difference of a few percent that the CPU-time ratio of a shared machine cannot (use a few
+hundred pages: callgrind runs some 50 times slower).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -168,17 +175,36 @@ def child(config: dict[str, Any]) -> None:
     def opened(spider: Any) -> None:
         import time
 
+        callgrind("on")
         marks["cpu0"], marks["wall0"] = cpu(), time.perf_counter()
 
     def closed(spider: Any) -> None:
         import time
 
         marks["cpu1"], marks["wall1"] = cpu(), time.perf_counter()
+        callgrind("off")
+
+    def callgrind(state: str) -> None:
+        # Under callgrind (--instructions), instructions are counted from spider_opened to
+        # spider_closed only. callgrind_control is not waited for: the crawl must go on
+        # running for valgrind to see the request.
+        if config.get("callgrind"):
+            toggles.append(
+                subprocess.Popen(
+                    ["callgrind_control", "--instr=" + state, str(os.getpid())],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+
+    toggles: list[subprocess.Popen[bytes]] = []
 
     crawler.signals.connect(opened, signal=signals.spider_opened)
     crawler.signals.connect(closed, signal=signals.spider_closed)
     process.crawl(crawler)
     process.start()
+    for toggle in toggles:
+        toggle.wait()
     assert crawler.stats is not None
     stats = crawler.stats.get_stats()
     print(
@@ -198,12 +224,21 @@ def child(config: dict[str, Any]) -> None:
     )
 
 
-def crawl(urls: list[str], charset: bool) -> dict[str, Any]:
+def crawl(urls: list[str], charset: bool, callgrind_out: str | None = None) -> dict[str, Any]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
-    config = json.dumps({"urls": urls, "charset": charset})
+    config = json.dumps({"urls": urls, "charset": charset, "callgrind": bool(callgrind_out)})
+    command = [sys.executable, __file__, "--child"]
+    if callgrind_out:
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            f"--callgrind-out-file={callgrind_out}",
+            *command,
+        ]
     proc = subprocess.run(
-        [sys.executable, __file__, "--child"],
+        command,
         input=config,
         capture_output=True,
         text=True,
@@ -212,7 +247,36 @@ def crawl(urls: list[str], charset: bool) -> dict[str, Any]:
     )
     if proc.returncode != 0:
         raise SystemExit(f"crawl failed:\n{proc.stderr[-5000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    if callgrind_out:
+        result["instructions"] = callgrind_total(callgrind_out)
+    return result
+
+
+def callgrind_total(path: str) -> int:
+    """The instructions counted in a callgrind output file (its ``totals:`` line; the
+    ``summary:`` line before it counts only the part dumped first)."""
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("totals:"):
+                return int(line.split()[1])
+    raise SystemExit(f"no instruction count in {path}")
+
+
+def count_instructions(urls: list[str]) -> None:
+    """One crawl of each kind under callgrind: instructions per page and their ratio."""
+    with tempfile.TemporaryDirectory() as tmp:
+        counts = {}
+        for charset in (False, True):
+            result = crawl(urls, charset, os.path.join(tmp, f"callgrind.{int(charset)}"))
+            assert result["pages"] == len(urls), result
+            counts[charset] = result["instructions"]
+    plain, ours = counts[False], counts[True]
+    print(
+        f"instructions per page (callgrind, spider_opened to spider_closed): "
+        f"plain {plain / len(urls):,.0f} | charset {ours / len(urls):,.0f} | "
+        f"difference {(ours - plain) / len(urls):+,.0f} | ratio {ours / plain:.4f}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -221,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--mix", choices=sorted(MIXES), default="mixed")
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--instructions", action="store_true")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -235,8 +300,13 @@ def main(argv: list[str] | None = None) -> int:
     size = sum(len(body) for body, _ in site.values())
     print(
         f"{len(urls)} pages, {size / len(urls) / 1024:.1f} KB each on average, "
-        f"{len(kinds)} encoding/declaration kinds ({args.mix}); {args.rounds} rounds"
+        f"{len(kinds)} encoding/declaration kinds ({args.mix}); "
+        + ("callgrind" if args.instructions else f"{args.rounds} rounds")
     )
+    if args.instructions:
+        count_instructions(urls)
+        server.shutdown()
+        return 0
     ratios, plain_cpu, charset_cpu, plain_rate, charset_rate = [], [], [], [], []
     for round_no in range(args.rounds):
         order = [False, True] if round_no % 2 == 0 else [True, False]
