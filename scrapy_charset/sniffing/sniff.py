@@ -366,7 +366,7 @@ def _implausible(sample: bytes, name: str) -> int:
     it), 1 for a capital or a sign of running text, 3 for any other symbol."""
     cost = 0
     for char in decode(sample, get_encoding(name)):
-        if char < "\x80" or char < "\xa0" or (char.isalpha() and char.islower()):
+        if char < "\xa0" or (char.isalpha() and char.islower()):  # ASCII, undefined, letter
             continue
         cost += 1 if char.isalpha() or char in _TEXT_SIGNS else 3
     return cost
