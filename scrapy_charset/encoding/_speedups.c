@@ -787,55 +787,59 @@ done:
 }
 
 /* Whether s[0:min(n, end)] holds `word` (lowercase ASCII letters) in any ASCII letter case:
- * what `word in data[:end].lower()` answers, without the copy. Eight bytes at a time are
- * tested for the first letter (either case: a letter's two cases differ only in 0x20), then
- * the candidates byte by byte. */
+ * what `word in data[:end].lower()` answers, without the copy. Horspool's search: the byte
+ * under the window's last place, its 0x20 bit set (which makes a letter's two cases one and
+ * no other byte a lowercase letter), says how far the window can move. */
 static PyObject *
-speedups_holds_word(PyObject *module, PyObject *args)
+speedups_holds_word(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    Py_buffer view;
-    const char *word;
-    Py_ssize_t length, end;
-    if (!PyArg_ParseTuple(args, "y*y#n:holds_word", &view, &word, &length, &end)) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "holds_word takes 3 arguments");
         return NULL;
     }
-    const unsigned char *s = (const unsigned char *)view.buf;
-    const unsigned char *w = (const unsigned char *)word;
-    Py_ssize_t n = view.len < end ? view.len : end;
-    int found = 0;
+    if (!PyBytes_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "the word must be bytes");
+        return NULL;
+    }
+    const unsigned char *w = (const unsigned char *)PyBytes_AS_STRING(args[1]);
+    Py_ssize_t length = PyBytes_GET_SIZE(args[1]);
+    Py_ssize_t end = PyLong_AsSsize_t(args[2]);
+    if (end == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (length > 255) {
+        PyErr_SetString(PyExc_ValueError, "the word must be at most 255 letters");
+        return NULL;
+    }
     for (Py_ssize_t k = 0; k < length; k++) {
         if (w[k] < 'a' || w[k] > 'z') {
-            PyBuffer_Release(&view);
             PyErr_SetString(PyExc_ValueError, "the word must be lowercase ASCII letters");
             return NULL;
         }
     }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    const unsigned char *s = (const unsigned char *)view.buf;
+    Py_ssize_t n = view.len < end ? view.len : end;
+    int found = 0;
     if (length > 0 && length <= n) {
-        const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-        const uint64_t pattern = ones * w[0], fold = ones * 0x20;
-        const Py_ssize_t last = n - length; /* the last place the word can start */
-        Py_ssize_t i = 0;
-        while (i <= last && !found) {
-            if (i + 8 <= n) {
-                uint64_t block, x;
-                memcpy(&block, s + i, 8);
-                x = (block | fold) ^ pattern; /* a zero byte where the first letter is */
-                if (!((x - ones) & ~x & highs)) {
-                    i += 8;
-                    continue;
+        unsigned char shift[256];
+        memset(shift, (int)length, sizeof shift);
+        for (Py_ssize_t k = 0; k + 1 < length; k++) {
+            shift[w[k]] = (unsigned char)(length - 1 - k);
+        }
+        const unsigned char tail = w[length - 1];
+        for (Py_ssize_t i = 0; i + length <= n; i += shift[s[i + length - 1] | 0x20]) {
+            if ((s[i + length - 1] | 0x20) == tail) {
+                Py_ssize_t k = 0;
+                while (k + 1 < length && (s[i + k] | 0x20) == w[k]) {
+                    k++;
                 }
-            }
-            Py_ssize_t stop = i + 8 <= last ? i + 8 : last + 1;
-            for (; i < stop; i++) {
-                if ((s[i] | 0x20) == w[0]) {
-                    Py_ssize_t k = 1;
-                    while (k < length && (s[i + k] | 0x20) == w[k]) {
-                        k++;
-                    }
-                    if (k == length) {
-                        found = 1;
-                        break;
-                    }
+                if (k + 1 == length) {
+                    found = 1;
+                    break;
                 }
             }
         }
@@ -1350,7 +1354,8 @@ static PyMethodDef speedups_methods[] = {
     {"codec_encode", (PyCFunction)(void (*)(void))speedups_codec_encode, METH_FASTCALL,
      codec_encode_doc},
     {"decode_single_byte", speedups_decode_single_byte, METH_VARARGS, decode_single_byte_doc},
-    {"holds_word", speedups_holds_word, METH_VARARGS, holds_word_doc},
+    {"holds_word", (PyCFunction)(void (*)(void))speedups_holds_word, METH_FASTCALL,
+     holds_word_doc},
     {"high_byte_counts", speedups_high_byte_counts, METH_O, high_byte_counts_doc},
     {NULL, NULL, 0, NULL},
 };

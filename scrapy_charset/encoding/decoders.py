@@ -57,24 +57,27 @@ def bom_sniff(data: BytesLike) -> Encoding | None:
         raise TypeError(f"data must be bytes, bytearray or memoryview, not {type(data).__name__}")
     if head[:1] not in _BOM_FIRST_BYTES:  # most bodies: one comparison
         return None
-    for mark, encoding in _BOMS:
-        if head.startswith(mark):
-            return encoding
-    return None
+    return _BY_BOM.get(head) or _BY_BOM.get(head[:2])
 
 
 _BOM_FIRST_BYTES = frozenset(mark[:1] for mark, _ in _BOMS)
+_BY_BOM = dict(_BOMS)
 
 
 def decode_sniffing_bom(data: bytes, encoding: Encoding) -> str:
     """The spec's *decode* of checked arguments: a BOM overrides ``encoding`` and is removed."""
     bom_encoding = bom_sniff(data)
     if bom_encoding is not None:
-        # Python's UTF-8 or UTF-16 codec, as decode_without_bom uses, reading past the BOM in
-        # place: a view, not a copy of the body.
-        length, codec = _AFTER_BOM[bom_encoding.name]
-        return str(memoryview(data)[length:], codec, "replace")
+        return decode_after_bom(data, bom_encoding)
     return fast.decode_without_bom(data, encoding)
+
+
+def decode_after_bom(data: bytes, bom: Encoding) -> str:
+    """The text after the BOM ``data`` starts with (``bom``, what :func:`bom_sniff` found):
+    Python's UTF-8 or UTF-16 codec, as ``decode_without_bom`` uses, reading past the BOM in
+    place (a view, not a copy of the body)."""
+    length, codec = _AFTER_BOM[bom.name]
+    return str(memoryview(data)[length:], codec, "replace")
 
 
 # The BOM's length and the codec that decodes what follows it.

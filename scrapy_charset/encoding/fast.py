@@ -14,6 +14,7 @@ decoder is known to be in its initial state, so chunked output equals one-shot o
 from __future__ import annotations
 
 import codecs
+from collections.abc import Callable
 from functools import cache
 from typing import Protocol
 
@@ -42,13 +43,17 @@ def _decode_charmap(data: bytes, encoding_name: str) -> str:
     return codecs.charmap_decode(data, "strict", charmap_table(encoding_name))[0]
 
 
-def holds_word(data: bytes, word: bytes, end: int) -> bool:
-    """Whether ``data[:end]`` holds ``word`` (lowercase ASCII letters) in any ASCII letter
-    case: ``word in data[:end].lower()``, without the copy when compiled. ``end`` is a
-    length (not negative)."""
-    if compiled is not None:
-        return compiled.holds_word(data, word, end)  # type: ignore[no-any-return]
+def _holds_word(data: bytes, word: bytes, end: int) -> bool:
     return word in data[:end].lower()
+
+
+# Whether ``data[:end]`` holds ``word`` (lowercase ASCII letters) in any ASCII letter case:
+# ``word in data[:end].lower()``, without the copy when compiled (called as it is: a wrapper
+# would cost more than the search of a page's first 1,024 bytes). ``end`` is a length (not
+# negative).
+holds_word: Callable[[bytes, bytes, int], bool] = (
+    _holds_word if compiled is None else compiled.holds_word
+)
 
 
 def decode_without_bom(data: bytes, encoding: Encoding) -> str:

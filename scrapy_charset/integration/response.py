@@ -644,9 +644,15 @@ def take_over(
         copy.headers = response.headers  # shared, not copied: the old response is dropped
         copy.charset_preset(text, decision)  # type: ignore[attr-defined]
         return copy
+    # What _charset_init sets, set here without its calls (once per response crawled).
+    kind = target._charset_kind  # type: ignore[attr-defined]
     response.__class__ = target
     response._encoding = encoding  # type: ignore[attr-defined]
-    response._charset_init(options, text, decision)  # type: ignore[attr-defined]
+    options = options if options.kind == kind else options.with_kind(kind)
+    response._cached_benc = (options, decision)  # type: ignore[attr-defined]
+    response._cached_ubody = text  # type: ignore[attr-defined]
+    response._cached_selector = None  # type: ignore[attr-defined]
+    response._cached_decoded_json = _UNSET  # type: ignore[attr-defined]
     return response
 
 

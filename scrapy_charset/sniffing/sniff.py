@@ -144,8 +144,18 @@ def certain_rules(
     declarations), or, when none applies, the declarations that named no encoding, for the
     document type's own rules to go on from.
     """
+    return certain_decision(data, charset_from_content_type(content_type), forced, html)
+
+
+def certain_decision(
+    data: bytes,
+    header: tuple[str, Encoding | None] | None,
+    forced: Encoding | str | None,
+    html: bool = False,
+) -> Decision | list[Declaration]:
+    """:func:`certain_rules` with the ``Content-Type`` charset already read (``header``, from
+    :func:`~.content_type.charset_from_content_type`)."""
     losers: list[Declaration] = []
-    header = charset_from_content_type(content_type)
     if forced is not None:
         label, encoding = _resolve_forced(forced)
         if encoding is not None:
@@ -159,6 +169,17 @@ def certain_rules(
             return _certain(data, header[1], Source.HEADER, header[0], losers, None, html)
         losers.append(Declaration(Source.HEADER, *header))
     return losers
+
+
+def may_declare(data: bytes) -> bool:
+    """Whether the first 1,024 bytes may hold an in-document declaration: every ``<meta>``
+    declaration holds "charset" (in some letter case), and the other two start the document
+    (``<?xml``, and ``<?x`` in UTF-16): their second byte is ``?``, a NUL or ``<``. A head
+    with none of these declares nothing."""
+    return data[1:2] in _DECLARATION_SECOND_BYTES or holds_word(data, b"charset", PRESCAN_LIMIT)
+
+
+_DECLARATION_SECOND_BYTES = frozenset((b"?", b"\x00", b"<", b""))
 
 
 def _certain(
@@ -177,7 +198,11 @@ def _certain(
     others = losers
     if header is not None:
         others = [*others, Declaration(Source.HEADER, *header)]
-    if html and not (source is Source.BOM and (encoding is UTF_16LE or encoding is UTF_16BE)):
+    if (
+        html
+        and not (source is Source.BOM and (encoding is UTF_16LE or encoding is UTF_16BE))
+        and may_declare(data)
+    ):
         in_document = _document_declarations(data[:PRESCAN_LIMIT])
         if in_document:
             others = [*others, *in_document]

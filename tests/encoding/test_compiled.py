@@ -245,3 +245,23 @@ def test_holds_word_is_a_case_insensitive_search_of_the_prefix() -> None:
             assert compiled.holds_word(data, word, end) == (word in data[:end].lower())
     with pytest.raises(ValueError):
         compiled.holds_word(b"CHARSET", b"Charset", 10)
+
+
+@needs_compiled
+def test_holds_word_finds_words_after_every_shift() -> None:
+    # Horspool's search moves by the byte under the window's end: long inputs of the words'
+    # own letters (every shift), near-misses, and the word at every offset up to the end.
+    compiled = cjk.compiled
+    assert compiled is not None
+    rng = random.Random("holds_word shifts")
+    for word in (b"charset", b"encoding", b"ab", b"aaa", b"x"):
+        letters = word + word.upper() + b"<=> \x00\xff@[`{"
+        for _ in range(3_000):
+            data = bytearray(rng.choice(letters) for _ in range(rng.randrange(0, 120)))
+            if rng.random() < 0.5:
+                at = rng.randrange(len(data) + 1)
+                data[at:at] = bytes(rng.choice((b, b - 32)) for b in word)
+            data = bytes(data)
+            end = rng.randrange(0, len(data) + 3)
+            assert compiled.holds_word(data, word, end) == (word in data[:end].lower())
+            assert compiled.holds_word(memoryview(data), word, end) == (word in data[:end].lower())

@@ -1,0 +1,147 @@
+"""The middleware's path for certain decisions (a BOM or the Content-Type charset decides)
+against its general path: the same text, decision, flags, request.meta record, encoding,
+stats and logs on every page, whatever the header, BOM and in-document declarations."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scrapy.http import Headers, HtmlResponse, Request, TextResponse
+from w3lib.encoding import read_bom
+
+from scrapy_charset.encoding import lookup
+from scrapy_charset.integration import middleware as middleware_module
+from scrapy_charset.integration.middleware import CharsetMiddleware
+from scrapy_charset.sniffing import decode_html
+from scrapy_charset.sniffing.sniff import may_declare
+from tests.integration.test_middleware_support import charset_stats, middleware
+
+_BOMS = [
+    b"", b"", b"", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\xff\xfe\x00\x00",
+    b"\x00\x00\xfe\xff", b"\xef\xbb", b"\x00",
+]  # fmt: skip
+_LABELS = [
+    "utf-8", "UTF-8", "windows-1251", "koi8-r", "shift_jis", "gbk", "euc-kr", "iso-8859-1",
+    "latin1", "utf-16", "utf-16le", "x-user-defined", "bogus", "utf-7", "", "iso-2022-kr",
+]  # fmt: skip
+_HEADERS = [
+    None, "text/html", "text/plain", "application/xhtml+xml", "text/xml", "*/*",
+    *(f"text/html; charset={label}" for label in _LABELS),
+    *(f'text/html; charset="{label}"' for label in _LABELS[:6]),
+    "text/html; charset=utf-8, text/html", "text/html, text/plain; charset=koi8-r",
+]  # fmt: skip
+_HEADS = [
+    b"", b"<!DOCTYPE html><html><head>", b'<meta name="viewport" content="x">',
+    *(f'<meta charset="{label}">'.encode() for label in _LABELS),
+    b'<meta http-equiv="Content-Type" content="text/html; CHARSET=windows-1251">',
+    b"<?xml version='1.0' encoding='iso-8859-2'?>", b"<?xml version='1.0'?>",
+    b"<\x00?\x00x\x00m\x00l\x00", b"\x00<\x00?\x00x", b"<!-- charset=koi8-r -->",
+    b"x" * 1100, b"<title>Charset</title>",
+]  # fmt: skip
+_TEXTS = ["plain ascii text", "Größe und Maß", "Съешь же ещё", "日本語のテキスト", "\ufffd x"]
+_CODECS = ["utf-8", "cp1251", "cp932", "latin-1", "utf-16-le"]
+
+
+@st.composite
+def pages(draw: Any) -> tuple[bytes, str | list[str] | None]:
+    text = draw(st.sampled_from(_TEXTS))
+    content = text.encode(draw(st.sampled_from(_CODECS)), "replace")
+    head = b"".join(draw(st.lists(st.sampled_from(_HEADS), max_size=4)))
+    noise = draw(st.binary(max_size=4))
+    body = draw(st.sampled_from(_BOMS)) + head + b"<p>" + content + noise
+    values = draw(st.lists(st.sampled_from(_HEADERS), min_size=1, max_size=2))
+    header = None if values == [None] else [v for v in values if v is not None]
+    return body, header
+
+
+def _outcome(
+    mw: CharsetMiddleware, crawler: Any, cls: type, body: bytes, header: Any, caplog: Any
+) -> tuple[Any, ...]:
+    headers = Headers({} if header is None else {"Content-Type": header})
+    request = Request("http://example.com/page")
+    response = cls("http://example.com/page", headers=headers, body=body, request=request)
+    caplog.clear()
+    result = mw.process_response(request, response)
+    return (
+        type(result),
+        result.text,
+        getattr(result, "charset_decision", None),
+        result.flags,
+        result.encoding,
+        request.meta.get("charset_decision"),
+        charset_stats(crawler),
+        [(r.levelno, r.getMessage()) for r in caplog.records],
+    )
+
+
+def _general(mw: CharsetMiddleware) -> CharsetMiddleware:
+    mw._certain = lambda *args: None  # type: ignore[method-assign]
+    return mw
+
+
+@pytest.mark.parametrize("kinds", [("html",), ("html", "text")])
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(page=pages())
+def test_certain_path_equals_the_general_path(
+    kinds: tuple[str, ...], page: tuple[bytes, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    body, header = page
+    settings = {"CHARSET_RESPONSE_TYPES": ",".join(kinds)}
+    cls = HtmlResponse if len(kinds) == 1 else TextResponse
+    caplog.set_level(logging.INFO)
+    fast_mw, fast_crawler = middleware(settings)
+    general_mw, general_crawler = middleware(settings)
+    _general(general_mw)
+    for _ in range(2):  # the second time from the cached plan
+        fast = _outcome(fast_mw, fast_crawler, cls, body, header, caplog)
+        general = _outcome(general_mw, general_crawler, cls, body, header, caplog)
+        assert fast == general
+
+
+def test_the_certain_path_is_taken_for_bom_and_header_pages(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Not only equal: taken (a decode by the general path fails here).
+    monkeypatch.setattr(
+        middleware_module.CharsetMiddleware, "_decode", lambda *a: pytest.fail("general path")
+    )
+    mw, crawler = middleware()
+    pages = [
+        (b"\xef\xbb\xbfplain", "text/html"),
+        (b"\xff\xfe<\x00p\x00", "text/html; charset=utf-8"),
+        ("<meta charset=utf-8><p>Größe".encode(), "text/html; charset=utf-8"),
+        ('<meta charset="koi8-r"><p>Größe'.encode(), "text/html; charset=utf-8"),
+        ("<p>Привет".encode("cp1251"), "text/html; charset=windows-1251"),
+    ]
+    for body, header in pages:
+        request = Request("http://example.com/")
+        response = HtmlResponse(request.url, headers={"Content-Type": header}, body=body)
+        result = mw.process_response(request, response)
+        assert result.text == decode_html(body, header)[0]
+    assert charset_stats(crawler)["charset/conflict"] == 2  # UTF-16LE over utf-8, koi8-r
+
+
+def test_stock_codec_of_each_bom_is_w3libs() -> None:
+    for body in (b"\xef\xbb\xbfx", b"\xfe\xffx", b"\xff\xfex", b"\xff\xfe\x00\x00x"):
+        bom = middleware_module.bom_sniff(body)
+        assert bom is not None
+        stock = middleware_module._stock_bom_codec(body, bom)
+        assert middleware_module.codec_name(read_bom(body)[0]) == stock
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_HEADS), max_size=5), st.sampled_from(_BOMS))
+def test_a_head_that_may_not_declare_declares_nothing(pieces: list[bytes], bom: bytes) -> None:
+    body = bom + b"".join(pieces) + "<p>Größe".encode()
+    if may_declare(body):
+        return
+    # No in-document declaration: a header naming an encoding no piece names overrides none.
+    decision = decode_html(body, "text/html; charset=iso-8859-5")[1]
+    assert [d.source.value for d in decision.overridden] in ([], ["header"])
+    assert decision.encoding == lookup("iso-8859-5") or decision.source.value == "bom"
