@@ -470,3 +470,40 @@ def test_instance_values_is_the_dict_only_where_getattr_reads_every_field_from_i
     assert _text_speedups.instance_values(3, names) is None
     with pytest.raises(TypeError):
         _text_speedups.instance_values(plain, ["title", "note"])  # type: ignore[arg-type]
+
+
+_SURROGATE_PIECES = ["\ud800", "\udfff", "Ð\ud83d", "Ã\udc00©", "\ud83d\ude00"]
+_ODD_VALUES = st.one_of(
+    _texts,
+    st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), max_size=4),
+    st.lists(st.sampled_from([*_PIECES, *_SURROGATE_PIECES]), max_size=8).map("".join),
+    st.binary(max_size=4),
+    st.integers(),
+    st.none(),
+    st.lists(st.text(max_size=3), max_size=2),
+)
+
+
+@needs_compiled
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(st.text(max_size=3), _ODD_VALUES, max_size=6), st.integers(0, 3))
+def test_compiled_and_python_checks_on_surrogates_huge_and_non_text_values(
+    item: dict[object, object], repeat: int
+) -> None:
+    """Lone surrogates, values of ~100,000 characters and values that are not text: the
+    compiled check is clean only where the exact checks find nothing, and wherever the Python
+    reference is clean (it joins the values, so it may refuse more, never less)."""
+    if repeat:  # a huge field: the same text ~100,000 characters long, in every width
+        item = {
+            key: value * (100_000 // max(1, len(value))) if isinstance(value, str) else value
+            for key, value in item.items()
+        }
+    verdict = quality.dict_values_clean(item)
+    assert bool(_dict_values_clean_python(item)) <= bool(verdict)
+    if verdict:
+        for value in item.values():
+            assert isinstance(value, str)
+            assert "\ufffd" not in value and quality.count_mojibake(value) == 0
+    for value in item.values():
+        if isinstance(value, str) and quality.text_clean(value):
+            assert "\ufffd" not in value and quality.count_mojibake(value) == 0
