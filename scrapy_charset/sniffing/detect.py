@@ -432,11 +432,22 @@ def _differing_bytes(names: tuple[str, ...]) -> re.Pattern[bytes] | None:
 
 
 def _text_around(data: bytes, position: int, reach: int = 32) -> bytes:
-    """Up to ``reach`` bytes either side of ``position``, within its text node."""
+    """Up to ``reach`` bytes either side of ``position``, within its text node, without the
+    words cut at either end (a word's last letter cut off its start reads as a letter
+    standing alone)."""
     start = max(0, position - reach)
-    start = max(start, data.rfind(b">", start, position) + 1)
+    node_start = data.rfind(b">", start, position) + 1
+    if node_start > 0:
+        start = node_start
+    elif start > 0:
+        space = data.find(b" ", start, position)
+        start = space + 1 if space >= 0 else start
     end = data.find(b"<", position, position + reach + 1)
-    return data[start : end if end >= 0 else position + reach + 1]
+    if end < 0:
+        end = position + reach + 1
+        space = data.rfind(b" ", position + 1, end)
+        end = space if space >= 0 else end
+    return data[start:end]
 
 
 def _rerank_on_window(sample: bytes, tied: list[str], window: bytes) -> list[str]:

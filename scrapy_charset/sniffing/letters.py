@@ -343,6 +343,11 @@ def _run_table(encoding: str) -> bytes:
 # Letters that are consonants though their decomposition has no ASCII consonant.
 _OTHER_CONSONANTS = set("łđßðþŧŋĸħ")
 _VOWELS = set("aeiouy")
+# The vowels with a diacritic that are words on their own in the languages here (French and
+# Portuguese `à`, Portuguese `é`, Italian `è`, Icelandic and Faroese `á` `í`, Norwegian `å`,
+# Welsh `â`, Lithuanian `į`, Hungarian `ő`); the others standing alone are signs misread
+# (`—` read in macintosh as `ó`).
+_ONE_LETTER_WORDS = set("àáâåèéíįő")
 
 
 def _is_consonant(char: str) -> bool:
@@ -354,13 +359,24 @@ def _is_consonant(char: str) -> bool:
     return base.isascii() and base.isalpha() and base not in _VOWELS
 
 
+def _is_never_alone(char: str) -> bool:
+    """Whether the non-ASCII Latin letter ``char`` is no word on its own: a consonant (`ž`),
+    or a vowel with a diacritic that is no one-letter word (`ó`, `ï`, `Ö`)."""
+    if _is_consonant(char):
+        return True
+    small = char.lower()
+    base = unicodedata.normalize("NFD", small)[0]
+    return base in _VOWELS and small != base and small not in _ONE_LETTER_WORDS
+
+
 @cache
 def _lone_table(encoding: str) -> bytes:
-    """``bytes.translate`` table: under ``encoding``, non-ASCII Latin consonants to ``k``, other
-    letters and digits to ``a``, anything else to a space (for consonants standing alone)."""
+    """``bytes.translate`` table: under ``encoding``, non-ASCII Latin letters that are no word
+    on their own to ``k``, other letters and digits to ``a``, anything else to a space (for
+    such letters standing alone)."""
     marks = []
     for byte, char in enumerate(charmap_table(encoding)):
-        if byte >= 0x80 and _is_latin(char) and char.isalpha() and _is_consonant(char):
+        if byte >= 0x80 and _is_latin(char) and char.isalpha() and _is_never_alone(char):
             marks.append("k")
         elif char.isalnum() or (byte >= 0x80 and _is_letter(char)):
             marks.append("a")
@@ -370,15 +386,16 @@ def _lone_table(encoding: str) -> bytes:
 
 
 @cache
-def _consonant_keys(encoding: str) -> frozenset[int]:
-    """The non-ASCII bytes (- 0x80) ``encoding`` reads as Latin consonants."""
+def _lone_keys(encoding: str) -> frozenset[int]:
+    """The non-ASCII bytes (- 0x80) ``encoding`` reads as letters that are no word alone."""
     table = _lone_table(encoding)
     return frozenset(byte - 0x80 for byte in range(0x80, 0x100) if table[byte] == ord("k"))
 
 
 def _lone_score(marks: bytes) -> float:
-    """The (negative) score of consonants with a diacritic standing alone as words in the
-    ``marks`` of a sample: no language has such a word (a `¾` read as `ž`)."""
+    """The (negative) score of letters standing alone as words in the ``marks`` of a sample
+    that are no word in any language: consonants with a diacritic (a `¾` read as `ž`), and
+    vowels with one but the few one-letter words (a `—` read as `ó`)."""
     return _CONTEXT * marks.count(b" k ")
 
 
@@ -555,7 +572,7 @@ def _context_score(scored: bytes, marks: bytes, keys: list[int], encoding: str) 
     (``marks``), and the encoding's prior. Never positive."""
     classes = scored.translate(_class_table(encoding))
     misplaced = _misplaced_score(classes)
-    if not _consonant_keys(encoding).isdisjoint(keys):
+    if not _lone_keys(encoding).isdisjoint(keys):
         misplaced += _lone_score(scored.translate(_lone_table(encoding)))
     return _run_score(marks) + misplaced + _PRIOR.get(encoding, 0.0)
 

@@ -217,6 +217,15 @@ def test_the_tld_only_breaks_ties() -> None:
          "bitartean. Baserrian ar eta eme asko daude, eta ar gazteak udazkenean saltzen "
          "dituzte azokan, Iruñetik etortzen diren bisitariei.</p>", "windows-1252",
          "http://a.es/"),
+        # Dashes standing alone are no vowels standing alone (`—` is macintosh's `ó`, `–` its
+        # `ñ`): English with several of them, a `café` and `£` is windows-1252.
+        ("<p>The café on Mill Lane — open until late — charges £4.50 for a pot of tea. The "
+         "owner says it is still cheaper than the station — and the cake is better. A slice "
+         "costs £3.20 — or £2.80 before noon — and the quiz night is on Thursday.</p>",
+         "windows-1252", None),
+        ("<p>Tickets — £12 — are on sale at the café. The night market opens at six — rain or "
+         "shine — and closes past midnight; the owner says the terrace — newly painted — seats "
+         "forty.</p>", "windows-1252", None),
         # Apostrophes count as punctuation, not as letters the reading lacks: `’s` is no
         # Hangul syllable of Korean text (it is one of UHC's rare extension).
         ("<p>Euro toeristen en ’s ochtends de markt. Bloemen voor één euro ’s middags, met "
@@ -408,3 +417,19 @@ def test_non_ascii_bytes_are_counted_alike_compiled_and_in_python() -> None:
         expected = ([byte - 0x80 for byte in counts], list(counts.values()))
         assert compiled.high_byte_counts(data) == expected
         assert compiled.high_byte_counts(bytearray(data)) == expected
+
+
+def test_places_compared_beyond_the_sample_are_whole_words() -> None:
+    # A place cut mid-word would make the word's last letter stand alone (`\nā pieaugušie`
+    # for Latvian `parkā pieaugušie`), which no language has.
+    from scrapy_charset.sniffing.detect import _text_around
+
+    text = ("Pieaugušie parkā pieaugušie koncerti tur. " * 4).encode("iso8859_13")
+    body = b"<html><body><p>" + text + text + b"</p></body></html>"
+    for position in range(len(b"<html><body><p>") + 40, len(body) - 60):
+        if body[position] >= 0x80:
+            around = _text_around(body, position)
+            assert body[position : position + 1] in around
+            start = body.index(around)
+            assert body[start - 1 : start] in (b" ", b">")
+            assert body[start + len(around) : start + len(around) + 1] in (b" ", b"<")
