@@ -656,13 +656,21 @@ def _stock_body_codec(body: bytes) -> str | None:
     if not (holds_word(body, b"charset", 4096) or holds_word(body, b"encoding", 4096)):
         return None
     label = _plain_meta_label(body[:4096])
-    codec = None if label is None else resolve_encoding(label)
+    codec = None if label is None else _resolve_label(label)
     return codec if codec is not None else html_body_declared_encoding(body)
 
 
-# A <meta charset> in its plainest spelling, which every w3lib reads as the label it quotes.
+@lru_cache(maxsize=256)  # labels of at most 64 characters (_PLAIN_META)
+def _resolve_label(label: str) -> str | None:
+    return resolve_encoding(label)
+
+
+# "<meta" in any letter case, and a <meta charset> in its plainest spelling, which every
+# w3lib reads as the label it quotes (letter cases spelled out: cheaper than re.I).
+_META_START = re.compile(rb"<[Mm][Ee][Tt][Aa]")
 _PLAIN_META = re.compile(
-    rb"""<meta[ \t\n\r]+charset=(["'])([A-Za-z0-9_-]{1,64})\1[ \t\n\r]*/?>""", re.I
+    rb"<[Mm][Ee][Tt][Aa][ \t\n\r]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt]="
+    rb"""(["'])([A-Za-z0-9_-]{1,64})\1[ \t\n\r]*/?>"""
 )
 
 
@@ -672,13 +680,18 @@ def _plain_meta_label(head: bytes) -> str | None:
     more than the rest of the statistic); ``None``: not that case, ask w3lib. Before it must
     be nothing w3lib's scan could stop at or read instead: a comment, an XML declaration,
     another ``<meta>`` (also ``< meta``), the ``<body>`` tag."""
-    lowered = head.lower()
-    at = lowered.find(b"<meta")
-    if at < 0:
-        return None
-    before = lowered[:at]
-    if b"<!--" in before or b"?xml" in before or b"meta" in before or b"body" in before:
-        return None
+    at = head.find(b"<meta")
+    if at < 0:  # none in lowercase: in another letter case, or none at all
+        found = _META_START.search(head)
+        if found is None:
+            return None
+        at = found.start()
+    # An earlier "<meta" in another letter case is caught by the "meta" test. (.find(), not
+    # "in": bytes' "in" first tries the needle as an integer, which costs an exception.)
+    before = head[:at].lower()
+    for stop in (b"<!--", b"?xml", b"meta", b"body"):
+        if before.find(stop) >= 0:
+            return None
     match = _PLAIN_META.match(head, at)
     return None if match is None else match.group(2).decode("ascii")
 
