@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 import parsel
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 from scrapy.link import Link
+from scrapy.utils.response import get_base_url
 from w3lib.html import strip_html5_whitespace
 
 from ..encoding import (
@@ -352,6 +353,29 @@ def _url_from_selector(selector: parsel.Selector) -> str:
     return strip_html5_whitespace(href)
 
 
+# The selector type Scrapy gives each kind of response (plain text: parsel guesses, and
+# guesses from the start of the body as bytes otherwise than from the text).
+_SELECTOR_TYPES = {"html": "html", "xml": "xml"}
+_UTF8_BOM = b"\xef\xbb\xbf"
+_BYTES_WHITESPACE = " \t\n\r\x0b\x0c"  # what bytes.strip() strips
+
+
+def _body_is_parsel_bytes(body: bytes, text: str, decision: Decision | None) -> bool:
+    """Whether parsel, handed ``body`` as UTF-8, parses exactly the bytes it would make of
+    ``text`` (``text.strip().replace("\x00", "").encode("utf-8")``; from the body it strips
+    NUL bytes and ASCII whitespace only).
+
+    So it is where ``text`` is ``body`` decoded as UTF-8 without a BOM and without an error
+    (no U+FFFD: the body is valid UTF-8 and ``text`` encodes back to it), the body holds no NUL
+    byte, and what ``str.strip()`` strips from the text is ASCII whitespace only."""
+    if decision is None or decision.encoding.name != "UTF-8" or body.startswith(_UTF8_BOM):
+        return False
+    if "\ufffd" in text or b"\x00" in body:
+        return False
+    core = text.strip(_BYTES_WHITESPACE)
+    return bool(core) and not core[0].isspace() and not core[-1].isspace()
+
+
 class CharsetResponseMixin:
     """The browser-text behaviour shared by the three response classes below.
 
@@ -389,10 +413,6 @@ class CharsetResponseMixin:
         self._cached_selector = None
         self._cached_decoded_json = _UNSET
 
-    @property
-    def _charset_options(self) -> BrowserDecoding:
-        return self._cached_benc[0]  # type: ignore[no-any-return]
-
     def _set_url(self, url: str) -> None:
         # Scrapy < 2.12 reads self.encoding here (to no effect on a str URL), which would
         # decode the body before it is set: store the URL as it is instead.
@@ -408,7 +428,7 @@ class CharsetResponseMixin:
 
     @property
     def charset_options(self) -> BrowserDecoding:
-        return self._charset_options
+        return self._cached_benc[0]  # type: ignore[no-any-return]
 
     @property
     def charset_decision(self) -> Decision | None:
@@ -429,7 +449,7 @@ class CharsetResponseMixin:
         if explicit_codec(self._encoding) is not None:
             self.charset_preset(TextResponse.text.fget(self), None)  # type: ignore[attr-defined]
             return
-        text, decision = self._charset_options.decode(
+        text, decision = self.charset_options.decode(
             self.body, self.headers.getlist(b"Content-Type"), self.url, self._explicit()
         )
         self.charset_preset(text, decision)
@@ -459,6 +479,31 @@ class CharsetResponseMixin:
             return output_encoding(decision.encoding).python_codec
         return output_codec(decision.encoding)
 
+    @property
+    def selector(self) -> Any:
+        """Scrapy's selector of the browser's text (cached).
+
+        Where the body is byte for byte what parsel makes of the text (its UTF-8, with the
+        same whitespace stripped), parsel is handed the body: the same bytes, the same tree,
+        without scanning the text for NUL and encoding it back to UTF-8. Otherwise Scrapy's
+        own ``Selector(response)``.
+        """
+        if self._cached_selector is None:
+            from scrapy.selector import Selector  # as Scrapy: a circular import otherwise
+
+            response: Any = self
+            text = self.text
+            kind: Any = _SELECTOR_TYPES.get(self._charset_kind)
+            if kind is None or not _body_is_parsel_bytes(self.body, text, self._cached_benc[1]):
+                self._cached_selector = Selector(response)
+            else:
+                base_url = get_base_url(response)
+                selector = Selector(type=kind, body=self.body, encoding="utf-8", base_url=base_url)
+                selector.response = response  # what Selector(response) sets
+                selector._text = text
+                self._cached_selector = selector
+        return self._cached_selector
+
     def json(self) -> Any:
         """The body parsed as JSON (cached), as stock Scrapy 2.19 and browsers do: UTF-8
         (UTF-16 and UTF-32 too, RFC 8259 / ``json.loads`` on bytes), the text only for a body
@@ -476,7 +521,7 @@ class CharsetResponseMixin:
         Scrapy, which decodes it with its guess."""
         if self._charset_kind != "xml" or self._explicit() is not None:
             return self.text
-        options = self._charset_options.with_kind("text")
+        options = self.charset_options.with_kind("text")
         content_type = self.headers.getlist(b"Content-Type")
         return options.decode(self.body, content_type, self.url)[0]
 

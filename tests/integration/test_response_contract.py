@@ -198,3 +198,77 @@ def test_middleware_with_from_crawler_detector_makes_no_unpicklable_responses() 
         request, HtmlResponse(request.url, body=UNDECLARED_SJIS, request=request)
     )
     pickle.dumps(response.replace(request=None))
+
+
+SJIS_HEADER = {"Content-Type": "text/html; charset=shift_jis"}
+SELECTOR_PAGE = "<html><head><title>Café ☕</title></head><body><p class='t'>Größe 日本語</p>"
+
+
+def selector_state(selector: Any) -> dict[str, Any]:
+    """Everything a selector holds: every slot of every class, the tree as bytes and the
+    document's URL and encoding."""
+    from lxml import etree
+
+    state: dict[str, Any] = {}
+    for cls in type(selector).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if name not in ("__weakref__", "__dict__", "root"):
+                state[name] = getattr(selector, name, "<unset>")
+    root = selector.root
+    state["tree"] = etree.tostring(root)
+    state["docinfo"] = (root.getroottree().docinfo.URL, root.getroottree().docinfo.encoding)
+    return state
+
+
+@pytest.mark.parametrize(
+    ("body", "headers", "from_body"),
+    [
+        # UTF-8 whose text parsel would encode back to these very bytes: handed the body.
+        (SELECTOR_PAGE.encode(), {"Content-Type": "text/html; charset=utf-8"}, True),
+        (SELECTOR_PAGE.encode(), {}, True),  # undeclared valid UTF-8
+        (b"\n \t" + SELECTOR_PAGE.encode() + b"\r\n\x0c", {}, True),  # ASCII whitespace
+        (b"<p>plain ASCII</p>", {"Content-Type": "text/html; charset=utf-8"}, True),
+        (SELECTOR_PAGE.encode() + "\ufffd".encode(), {}, False),  # a U+FFFD in the bytes
+        # Whitespace str.strip() strips and bytes.strip() does not: the text's way.
+        (("\u00a0" + SELECTOR_PAGE + "\u3000").encode(), {}, False),
+        (b"\x1c" + SELECTOR_PAGE.encode() + b"\x1f", {}, False),
+        (b"\x85<p>x</p>", {"Content-Type": "text/html; charset=utf-8"}, False),  # invalid
+        (b"\xef\xbb\xbf" + SELECTOR_PAGE.encode(), {}, False),  # a BOM the text lacks
+        (b"<p>a\x00b</p>\x00 ", {}, False),  # NUL bytes: stripped in another order
+        (SELECTOR_PAGE.encode()[:-2] + b"\xe6\x97", {}, False),  # cut inside a character
+        (b" \n ", {"Content-Type": "text/html; charset=utf-8"}, False),  # whitespace only
+        (SELECTOR_PAGE.encode("utf-8")[:40] + b"\xe9t\xe9", {}, False),  # windows-1252
+        (SELECTOR_PAGE.encode("cp932", "replace"), SJIS_HEADER, False),
+    ],
+)
+@pytest.mark.parametrize("cls", [HtmlResponse, XmlResponse, TextResponse])
+def test_the_selector_is_scrapys_selector_of_the_text(
+    monkeypatch: pytest.MonkeyPatch,
+    body: bytes,
+    headers: dict[str, str],
+    from_body: bool,
+    cls: type,
+) -> None:
+    import parsel.selector
+    from scrapy.selector import Selector
+
+    settings = {"CHARSET_RESPONSE_TYPES": ["html", "xml", "text"]}
+    response = through(cls("http://example.com/a/", body=body, headers=headers), settings)
+    assert isinstance(response, cls) and type(response) is not cls  # taken over
+    expected = Selector(response)  # Scrapy's own, from the browser's text
+    expected_state = selector_state(expected)
+    if from_body and cls is not TextResponse:
+        # Handed the body: the text is not encoded again (plain text: parsel guesses the type
+        # from the start of the text, so it is always given the text).
+        def encodes_again(*args: Any, **kwargs: Any) -> Any:
+            pytest.fail("the text was handed to parsel")
+
+        monkeypatch.setattr(parsel.selector, "_get_root_and_type_from_text", encodes_again)
+    selector = response.selector
+    monkeypatch.undo()
+    assert response.selector is selector  # cached
+    assert selector.response is response
+    assert type(selector) is type(expected)
+    assert selector_state(selector) == expected_state
+    assert response.css("p::text").getall() == expected.css("p::text").getall()
+    assert response.xpath("//title/text()").getall() == expected.xpath("//title/text()").getall()
