@@ -30,6 +30,8 @@ static unsigned char announced[BMP];
 /* The same per misreading: bits 2m and 2m+1 hold what the character announces in misreading m. */
 static unsigned char announced_in[BMP];
 static int misreading_count = 0; /* how many were configured */
+/* The byte each lead or continuation character of misreading m stands for (0: none). */
+static unsigned char byte_of[MAX_MISREADINGS][BMP];
 
 /* Lowercase Cyrillic letters of the block [U+0430, U+045F], and ґ: str.islower() and Cyrillic. */
 #define LOWER_CYRILLIC(c) (((c) >= 0x0430 && (c) <= 0x045F) || (c) == 0x0491)
@@ -492,75 +494,98 @@ count_stretches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromSsize_t(count);
 }
 
-/* Runs of a misreading's characters closer than this are given as one span: the caller's
- * pattern reads a few characters more rather than starting again. */
-#define SPAN_GAP 64
-
+/* The region [first, end) of a run of misreading m's characters, with what its bytes read as in
+ * UTF-8 (None when they are not valid UTF-8), appended to the list regions. */
 static int
-add_span(PyObject *spans, Py_ssize_t start, Py_ssize_t end)
+add_region(PyObject *regions, const unsigned char *table, int kind, const void *data,
+           Py_ssize_t first, Py_ssize_t end)
 {
-    PyObject *span = Py_BuildValue("(nn)", start, end);
-    int failed = span == NULL || PyList_Append(spans, span) < 0;
-    Py_XDECREF(span);
+    char small[256];
+    char *bytes = end - first <= (Py_ssize_t)sizeof(small) ? small : PyMem_Malloc(end - first);
+    if (bytes == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = first; k < end; k++) {
+        bytes[k - first] = (char)table[PyUnicode_READ(kind, data, k)];
+    }
+    PyObject *decoded = PyUnicode_DecodeUTF8(bytes, end - first, "strict");
+    if (bytes != small) {
+        PyMem_Free(bytes);
+    }
+    if (decoded == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+            return -1;
+        }
+        PyErr_Clear();
+        decoded = Py_NewRef(Py_None);
+    }
+    PyObject *region = Py_BuildValue("(nnN)", first, end, decoded);
+    int failed = region == NULL || PyList_Append(regions, region) < 0;
+    Py_XDECREF(region);
     return failed ? -1 : 0;
 }
 
-/* stretch_spans(text, m): the spans [(start, end), ...], in order, where misreading m's stretches
- * are: the runs of its lead and continuation characters that hold a lead character followed by
- * a continuation character (every match of its pattern [leads][leads|continuations]*
- * [continuations] lies in one run, and has such a pair: where its first continuation character
- * comes after a lead), runs less than SPAN_GAP characters apart joined. */
+/* decoded_regions(text, m): [(start, end, decoded), ...], in order, for every match of
+ * misreading m's pattern [leads][leads|continuations]*[continuations]: in each run of its lead
+ * and continuation characters (no character is both), from the first lead character to the
+ * last continuation character after it. decoded is what the region's bytes read as in UTF-8,
+ * or None when they are not valid UTF-8 (as quality._decoded). */
 static PyObject *
-stretch_spans(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+decoded_regions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    long m = misreading_argument(args, nargs, "stretch_spans(text: str, misreading: int)");
+    long m = misreading_argument(args, nargs, "decoded_regions(text: str, misreading: int)");
     if (m < 0) {
         return NULL;
     }
-    PyObject *text = args[0], *spans = PyList_New(0);
-    if (spans == NULL || PyUnicode_IS_ASCII(text)) {
-        return spans;
+    PyObject *text = args[0], *regions = PyList_New(0);
+    if (regions == NULL || PyUnicode_IS_ASCII(text)) {
+        return regions;
     }
     const unsigned char bit = (unsigned char)(1 << m);
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    Py_ssize_t run = -1, start = -1, end = -1; /* the run so far; the span not yet added */
-    int paired = 0;
+    Py_ssize_t first = -1, last = -1; /* in the run so far: its first lead, its last continuation */
     for (Py_ssize_t i = 0; i <= n; i++) {
         Py_UCS4 c = i < n ? PyUnicode_READ(kind, data, i) : 0; /* (0: the last run ends) */
         int lead = c <= lead_hi && (leads[c] & bit);
         if (lead || (c < BMP && (continuations[c] & bit))) {
-            if (run < 0) {
-                run = i;
-                paired = 0;
-            }
-            if (lead && i + 1 < n && !paired) {
-                Py_UCS4 next = PyUnicode_READ(kind, data, i + 1);
-                paired = next < BMP && (continuations[next] & bit);
+            if (lead && first < 0) {
+                first = i;
+            } else if (!lead && first >= 0) {
+                last = i;
             }
             continue;
         }
-        if (run >= 0 && paired) {
-            if (start >= 0 && run - end < SPAN_GAP) {
-                end = i;
-            } else {
-                if (start >= 0 && add_span(spans, start, end) < 0) {
-                    Py_DECREF(spans);
-                    return NULL;
-                }
-                start = run;
-                end = i;
-            }
+        if (last > first && add_region(regions, byte_of[m], kind, data, first, last + 1) < 0) {
+            Py_DECREF(regions);
+            return NULL;
         }
-        run = -1;
+        first = last = -1;
     }
-    if (start >= 0 && add_span(spans, start, end) < 0) {
-        Py_DECREF(spans);
-        return NULL;
+    return regions;
+}
+
+/* misreading m's characters and the bytes they stand for (str and bytes of one length). */
+static int
+set_bytes(PyObject *chars, PyObject *bytes, int m)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(chars);
+    if (!PyBytes_Check(bytes) || PyBytes_GET_SIZE(bytes) != n) {
+        PyErr_SetString(PyExc_ValueError, "one byte per character");
+        return -1;
     }
-    return spans;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(chars, i);
+        if (c >= BMP) {
+            PyErr_SetString(PyExc_ValueError, "only BMP characters are supported");
+            return -1;
+        }
+        byte_of[m][c] = (unsigned char)PyBytes_AS_STRING(bytes)[i];
+    }
+    return 0;
 }
 
 static int
@@ -645,17 +670,18 @@ configure(PyObject *module, PyObject *misreadings)
     memset(continuations, 0, sizeof(continuations));
     memset(announced, 0, sizeof(announced));
     memset(announced_in, 0, sizeof(announced_in));
+    memset(byte_of, 0, sizeof(byte_of));
     misreading_count = 0;
     lead_hi = 0;
     configured = 0;
     for (Py_ssize_t m = 0; m < count; m++) {
         PyObject *triple = PySequence_Fast_GET_ITEM(sequence, m);
-        PyObject *lead_chars, *continuation_chars, *lengths;
-        if (!PyArg_ParseTuple(triple, "UUU:configure", &lead_chars, &continuation_chars,
-                              &lengths) ||
+        PyObject *lead_chars, *continuation_chars, *lengths, *chars, *bytes;
+        if (!PyArg_ParseTuple(triple, "UUUUO:configure", &lead_chars, &continuation_chars,
+                              &lengths, &chars, &bytes) ||
             mark(lead_chars, leads, (unsigned char)(1 << m)) < 0 ||
             mark(continuation_chars, continuations, (unsigned char)(1 << m)) < 0 ||
-            announce(lead_chars, lengths, (int)m) < 0) {
+            announce(lead_chars, lengths, (int)m) < 0 || set_bytes(chars, bytes, (int)m) < 0) {
             Py_DECREF(sequence);
             return NULL;
         }
@@ -731,18 +757,19 @@ static PyMethodDef methods[] = {
     {"count_stretches", (PyCFunction)(void (*)(void))count_stretches, METH_FASTCALL,
      "count_stretches(text, misreading): how many of the misreading's lead characters are\n"
      "followed by one of its continuation characters."},
-    {"stretch_spans", (PyCFunction)(void (*)(void))stretch_spans, METH_FASTCALL,
-     "stretch_spans(text, misreading): [(start, end), ...] holding every match of the\n"
-     "misreading's pattern [leads][leads|continuations]*[continuations], in order."},
     {"instance_values", (PyCFunction)(void (*)(void))instance_values, METH_FASTCALL,
      "instance_values(item, names): the item's instance dict when getattr reads each name\n"
      "(a tuple of str) from it and it holds exactly those names; else None."},
+    {"decoded_regions", (PyCFunction)(void (*)(void))decoded_regions, METH_FASTCALL,
+     "decoded_regions(text, misreading): [(start, end, decoded or None), ...] for every match\n"
+     "of the misreading's pattern [leads][leads|continuations]*[continuations], in order."},
     {"use_avx2", use_avx2, METH_O,
      "use_avx2(flag): scan 32-byte blocks with AVX2 when flag is true and the CPU has it, else\n"
      "16-byte blocks; returns whether AVX2 is in use (for tests: both give the same verdicts)."},
     {"configure", configure, METH_O,
      "Set the misreadings: a sequence of (lead characters, continuation characters, the\n"
-     "UTF-8 length each lead character announces, as digits)."},
+     "UTF-8 length each lead character announces, as digits, characters, the bytes they\n"
+     "stand for)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -16,7 +16,7 @@ import re
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterator
-from itertools import chain, filterfalse
+from itertools import filterfalse
 from typing import Any, Literal, NamedTuple
 
 from .encoding.fast import charmap_table
@@ -224,10 +224,6 @@ def _count_stretches_python(text: str, misreading: int) -> int:
     return sum(1 for _ in _MISREADINGS[misreading].pattern.finditer(text))
 
 
-def _stretch_spans_python(text: str, misreading: int) -> list[tuple[int, int]]:
-    return [(0, len(text))]  # (the whole text holds every match)
-
-
 def _text_clean_python(text: str) -> bool:
     return "\ufffd" not in text and not may_have_mojibake(text)
 
@@ -236,11 +232,26 @@ def _mojibake_clean_python(text: str) -> bool:
     return not may_have_mojibake(text)
 
 
-def _compiled_configuration() -> list[tuple[str, str, str]]:
-    """What _text_speedups.configure takes: each misreading's lead and continuation characters
-    and the UTF-8 length each lead announces."""
+def _decoded_regions_python(text: str, misreading: int) -> list[tuple[int, int, str | None]]:
+    # (the matches of run_pattern, each with _decoded of its characters)
+    found = _MISREADINGS[misreading]
     return [
-        (m.lead_chars, m.continuation_chars, "".join(str(m.lengths[c]) for c in m.lead_chars))
+        (match.start(), match.end(), _decoded(match.group(), found))
+        for match in found.run_pattern.finditer(text)
+    ]
+
+
+def _compiled_configuration() -> list[tuple[str, str, str, str, bytes]]:
+    """What _text_speedups.configure takes: each misreading's lead and continuation characters,
+    the UTF-8 length each lead announces, and its characters with the bytes they stand for."""
+    return [
+        (
+            m.lead_chars,
+            m.continuation_chars,
+            "".join(str(m.lengths[c]) for c in m.lead_chars),
+            "".join(chr(cp) for cp in m.to_latin1),
+            bytes(ord(byte) for byte in m.to_latin1.values()),
+        )
         for m in _MISREADINGS
     ]
 
@@ -260,10 +271,9 @@ text_clean: Callable[[str], bool]
 mojibake_clean: Callable[[str], bool]
 # count_stretches(text, i): how many matches _MISREADINGS[i].pattern has in the text.
 count_stretches: Callable[[str, int], int]
-# stretch_spans(text, i): (start, end) spans, in order, holding every match of
-# _MISREADINGS[i].run_pattern (compiled: the runs of its characters around a lead followed by a
-# continuation character, so the exact checks read those, not the whole text).
-stretch_spans: Callable[[str, int], list[tuple[int, int]]]
+# decoded_regions(text, i): (start, end, decoded) for every match of _MISREADINGS[i].run_pattern,
+# in order; decoded is what the match's characters read as in UTF-8 (_decoded), or None.
+decoded_regions: Callable[[str, int], list[tuple[int, int, str | None]]]
 try:
     from . import _text_speedups
 except ImportError:  # built without a C compiler
@@ -271,14 +281,14 @@ except ImportError:  # built without a C compiler
     text_clean = _text_clean_python
     mojibake_clean = _mojibake_clean_python
     count_stretches = _count_stretches_python
-    stretch_spans = _stretch_spans_python
+    decoded_regions = _decoded_regions_python
 else:
     _text_speedups.configure(_compiled_configuration())
     dict_values_clean = _text_speedups.dict_values_clean
     text_clean = _text_speedups.text_clean
     mojibake_clean = _text_speedups.mojibake_clean
     count_stretches = _text_speedups.count_stretches
-    stretch_spans = _text_speedups.stretch_spans
+    decoded_regions = _text_speedups.decoded_regions
 
 
 def _decoded(chunk: str, misreading: _Misreading) -> str | None:
@@ -309,16 +319,13 @@ def _candidates(
     text, it comes as one Mojibake whose ``repaired`` holds them all (each of them evidence: a
     mis-decoded word, see _judged), so that garbled text costs one step per word, not per
     character. Otherwise the region is taken stretch by stretch (no stretch crosses a
-    region's ends). Regions are looked for only in the spans ``stretch_spans`` gives, which
-    hold them all: on a long text with a few garbled words, the exact checks read those words,
-    not the whole text."""
+    region's ends). The regions and what they read as come from one compiled pass
+    (``decoded_regions``), so that a long text costs its garbled words, not its length."""
     lengths, name = misreading.lengths, misreading.name
-    for region in _regions(text, misreading):
-        start, end = region.span()
-        whole = _decoded(region.group(), misreading)
+    for start, end, whole in decoded_regions(text, misreading.index):
         if whole is not None and (len(whole) == 1 or all(map(_is_text, whole))):
             if not (end - start == 2 and _starts_a_word(text, start, misreading)):
-                yield Mojibake(start, end, region.group(), whole, name)
+                yield Mojibake(start, end, text[start:end], whole, name)
             continue
         for match in misreading.pattern.finditer(text, start, end):
             first, last = match.span()
@@ -331,13 +338,6 @@ def _candidates(
                 continue
             if not (length == 2 and _starts_a_word(text, first, misreading)):
                 yield Mojibake(first, first + length, chunk, repaired, name)
-
-
-def _regions(text: str, misreading: _Misreading) -> Iterator[re.Match[str]]:
-    """The matches of ``run_pattern`` in the text, found in the spans that hold them."""
-    finditer = misreading.run_pattern.finditer
-    spans = stretch_spans(text, misreading.index)
-    return chain.from_iterable(finditer(text, start, end) for start, end in spans)
 
 
 def _starts_a_word(text: str, start: int, misreading: _Misreading) -> bool:

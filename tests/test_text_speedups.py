@@ -25,6 +25,8 @@ _PIECES = [
     "\U0001f600", "a", " ", "1", "\u0301", "\x85", "\x9d",
 ]  # fmt: skip
 _texts = st.lists(st.sampled_from(_PIECES), max_size=12).map("".join) | st.text(max_size=20)
+_SURROGATE_PIECES = ["\ud800", "\udfff", "Ð\ud83d", "Ã\udc00©", "\ud83d\ude00", "Ã©", "é", "a"]
+_surrogate_texts = st.lists(st.sampled_from(_SURROGATE_PIECES), max_size=12).map("".join)
 
 
 def test_built_where_required() -> None:
@@ -249,7 +251,9 @@ def test_configure_refuses_characters_outside_the_block_ranges() -> None:
         # continuation ranges (а, 東), a lead up to U+00FF beyond the 1-byte scanner's (ø)
         for bad in [("Ω", "\u0080", "2"), ("Â", "а", "2"), ("Â", "東", "2"), ("ø", "\u0080", "2")]:
             with pytest.raises(ValueError):
-                _text_speedups.configure([bad])
+                _text_speedups.configure([(*bad, "", b"")])
+        with pytest.raises(ValueError):  # (a character without its byte)
+            _text_speedups.configure([("Â", "\u0080", "2", "Â\u0080", b"\xc2")])
     finally:
         _text_speedups.configure(quality._compiled_configuration())
     assert _text_speedups.text_clean("Він") and not _text_speedups.text_clean("Ã©Ã©")
@@ -320,10 +324,6 @@ def test_every_length_and_offset_under_both_scanners(scanner, padding: str) -> N
             assert _text_speedups.text_clean(shown), (scanner, shown)
 
 
-def _whole_text(text: str, misreading: int) -> list[tuple[int, int]]:
-    return [(0, len(text))]
-
-
 def _exact_results(text: str) -> tuple[object, ...]:
     return (
         quality.count_mojibake(text),
@@ -333,12 +333,12 @@ def _exact_results(text: str) -> tuple[object, ...]:
     )
 
 
-def _same_with_and_without_spans(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """The exact checks give the same results when they look for stretches only in the spans
-    stretch_spans gives as when they read the whole text (the pure-Python path's span)."""
-    with_spans = [_exact_results(text) for text in texts]
-    monkeypatch.setattr(quality, "stretch_spans", _whole_text)
-    assert [_exact_results(text) for text in texts] == with_spans
+def _same_with_the_python_regions(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact checks give the same results with the compiled decoded_regions as with the
+    pure-Python reference (run_pattern's matches, each decoded by _decoded)."""
+    compiled = [_exact_results(text) for text in texts]
+    monkeypatch.setattr(quality, "decoded_regions", quality._decoded_regions_python)
+    assert [_exact_results(text) for text in texts] == compiled
     monkeypatch.undo()
 
 
@@ -365,16 +365,18 @@ def _text_with_misreadings(draw: st.DrawFn) -> str:
 @needs_compiled
 @settings(max_examples=300, deadline=None)
 @given(_text_with_misreadings())
-def test_the_exact_checks_in_spans_find_what_they_find_in_the_whole_text(text: str) -> None:
+def test_the_exact_checks_with_compiled_regions_find_what_python_finds(text: str) -> None:
     monkeypatch = pytest.MonkeyPatch()
     try:
-        _same_with_and_without_spans([text], monkeypatch)
+        _same_with_the_python_regions([text], monkeypatch)
     finally:
         monkeypatch.undo()
 
 
 @needs_compiled
-def test_the_exact_checks_in_spans_on_the_mojibake_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_exact_checks_with_compiled_regions_on_the_mojibake_corpus(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Every sentence of the corpus, genuine and garbled, alone and in a long text among
     others: the same counts, findings, best misreading and repairs (so the same false positives
     and repairs in benchmarks/eval_mojibake.py)."""
@@ -382,40 +384,38 @@ def test_the_exact_checks_in_spans_on_the_mojibake_corpus(monkeypatch: pytest.Mo
 
     texts = [text for _, text in genuine()] + [text for _, text, _ in garbled()]
     texts += [" ".join(texts[i : i + 25]) + " " + "ascii " * 20 for i in range(0, len(texts), 25)]
-    _same_with_and_without_spans(texts, monkeypatch)
+    _same_with_the_python_regions(texts, monkeypatch)
 
 
 @needs_compiled
 @settings(max_examples=300, deadline=None)
-@given(_text_with_misreadings() | _texts)
-def test_every_region_lies_in_a_span(text: str) -> None:
-    """stretch_spans holds every match of each misreading's region pattern, in order, and
-    spans are in order and apart."""
+@given(_text_with_misreadings() | _texts | _surrogate_texts)
+def test_decoded_regions_are_the_pattern_matches_decoded(text: str) -> None:
+    """decoded_regions gives every match of each misreading's region pattern, in order, with
+    what _decoded reads it as (None where its bytes are not UTF-8)."""
     assert _text_speedups is not None
-    for index, misreading in enumerate(quality._MISREADINGS):
-        spans = _text_speedups.stretch_spans(text, index)
-        assert all(a < b <= c < d for (a, b), (c, d) in zip(spans, spans[1:], strict=False))
-        for region in misreading.run_pattern.finditer(text):
-            start, end = region.span()
-            assert any(a <= start and end <= b for a, b in spans), (text, index, region)
-        found = [m.span() for a, b in spans for m in misreading.run_pattern.finditer(text, a, b)]
-        assert found == [m.span() for m in misreading.run_pattern.finditer(text)]
+    for index in range(len(quality._MISREADINGS)):
+        expected = quality._decoded_regions_python(text, index)
+        assert _text_speedups.decoded_regions(text, index) == expected, (text, index)
 
 
 @needs_compiled
-def test_stretch_spans_of_a_long_text_are_its_garbled_words() -> None:
+def test_decoded_regions_of_a_long_text_are_its_garbled_words() -> None:
     assert _text_speedups is not None
     genuine = "東京都の価格は１２３円です。Free shipping on orders over $50. " * 200
     garbled = "Crème brûlée".encode().decode("latin-1")
-    text = genuine + garbled + genuine
-    words = [m.span() for m in quality._MISREADINGS[0].run_pattern.finditer(text)]
-    assert len(words) == 3  # (Ã¨, Ã», Ã©: one span, being close)
-    assert _text_speedups.stretch_spans(text, 0) == [(words[0][0], words[-1][1])]
-    assert _text_speedups.stretch_spans(genuine, 0) == []
-    assert _text_speedups.stretch_spans("ascii", 0) == []
+    text = genuine + garbled + "\ud800" * 300 + "Ã" + genuine
+    start = len(genuine)
+    assert _text_speedups.decoded_regions(text, 0) == [
+        (start + 2, start + 4, "è"), (start + 9, start + 11, "û"), (start + 12, start + 14, "é")
+    ]  # fmt: skip
+    assert _text_speedups.decoded_regions("Ã\x80" * 100, 0) == [(0, 200, "À" * 100)]
+    assert _text_speedups.decoded_regions("Ã\x80\x80" * 100, 0) == [(0, 300, None)]  # (C3 80 80)
+    assert _text_speedups.decoded_regions(genuine, 0) == []
+    assert _text_speedups.decoded_regions("ascii", 0) == []
     for bad in [("text", 9), (b"bytes", 0), ("text", "0")]:
         with pytest.raises((TypeError, ValueError, OverflowError)):
-            _text_speedups.stretch_spans(*bad)  # type: ignore[arg-type]
+            _text_speedups.decoded_regions(*bad)  # type: ignore[arg-type]
 
 
 @needs_compiled
@@ -472,7 +472,6 @@ def test_instance_values_is_the_dict_only_where_getattr_reads_every_field_from_i
         _text_speedups.instance_values(plain, ["title", "note"])  # type: ignore[arg-type]
 
 
-_SURROGATE_PIECES = ["\ud800", "\udfff", "Ð\ud83d", "Ã\udc00©", "\ud83d\ude00"]
 _ODD_VALUES = st.one_of(
     _texts,
     st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), max_size=4),
