@@ -213,6 +213,8 @@ _MISPLACED = (
     b"uAa", b"uAa",
     # A non-Latin letter against a Latin one.
     b"ac", b"ca", b"Ac", b"cA", b"aC", b"Ca", b"lc", b"cl", b"uc", b"cu",
+    # A combining mark (a vowel point, a tone) with no letter before it, at a word's start.
+    b" m",
 )  # fmt: skip
 # Greek final sigma (class f) inside a word (Hebrew `ע` read as Greek); counted only where a
 # reading has the letter.

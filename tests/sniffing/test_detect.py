@@ -433,3 +433,13 @@ def test_places_compared_beyond_the_sample_are_whole_words() -> None:
             start = body.index(around)
             assert body[start - 1 : start] in (b" ", b">")
             assert body[start + len(around) : start + len(around) + 1] in (b" ", b"<")
+
+
+@pytest.mark.parametrize(
+    "text", ["<p>Градската безплатни</p>", "<p>Градската безплатни</p><p>Градската безплатни</p>"]
+)
+def test_a_vowel_point_cannot_start_a_word(text: str) -> None:
+    # Two Bulgarian words in windows-1251 read in windows-1255 as Hebrew letters, but their
+    # capital `Г` is the vowel point qubuts there, which needs a letter before it.
+    decoded, decision = decode_html(text.encode("cp1251"))
+    assert (decoded, decision.encoding) == (text, lookup("windows-1251"))
