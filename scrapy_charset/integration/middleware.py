@@ -218,7 +218,11 @@ class CharsetMiddleware:
     ) -> Response:
         if META_FORCE in meta:
             decoding = self._forced_by_meta(request, decoding)
-        content_type = _content_type(response.headers)
+        headers = response.headers
+        if type(headers) is Headers:  # getlist()'s list, read without its three calls
+            content_type = dict.get(headers, b"Content-Type") or []
+        else:
+            content_type = headers.getlist(b"Content-Type")
         explicit = None if label is None else self._explicit(response, label)
         certain = None
         if explicit is None and decoding.forced is None:
@@ -230,7 +234,8 @@ class CharsetMiddleware:
             text, decision, outcome = certain
         replaced = "\ufffd" in text
         if outcome is not None:
-            changed, keys = outcome.changed(body, text), outcome.keys
+            changed = False if outcome.unchanged else outcome.changed(body, text)
+            keys = outcome.keys
         else:
             if explicit is None:  # Scrapy's headers.get()
                 stock_header = content_type[-1] if content_type else None
@@ -240,10 +245,9 @@ class CharsetMiddleware:
 
         # In place, not copied: the response is Scrapy's own (_targets), which nothing else
         # keeps; an explicit encoding stays with it (copies, to_dict(), .encoding).
-        response.flags = [*response.flags, _FLAGS[decision.source]]
-        new = take_over(
-            response, target, decoding, text, decision, None if explicit is None else explicit[1]
-        )
+        encoding = None if explicit is None else explicit[1]
+        flag = _FLAGS[decision.source]
+        new = take_over(response, target, decoding, text, decision, encoding, flag)
 
         self._record(response, decision, changed, replaced, keys)
         # Plain values, not the Decision: Scrapy and user code copy meta into new requests,
@@ -288,7 +292,10 @@ class CharsetMiddleware:
             return None
         bom = bom_sniff(body)
         if bom is not None:
-            stock = _stock_bom_codec(body, bom)
+            # The codec stock Scrapy (w3lib) reads from the BOM: FF FE 00 00 is UTF-32LE's.
+            stock = _BOM_CODECS[bom.name]
+            if bom is UTF_16LE and body[2:4] == b"\x00\x00":
+                stock = "utf-32-le"
             outcome = plan.bom_outcomes.get(stock)
             if outcome is None:
                 outcome = _outcome(_BOM_BYTES[bom.name], plan.header, stock)
@@ -448,6 +455,7 @@ class _Outcome(NamedTuple):
 
     decision: Decision
     comparison: tuple[str, Any] | None  # how stock Scrapy's text may differ; None: unknown
+    unchanged: bool  # the same decoder: stock Scrapy's text is the same, whatever the body
     keys: tuple[tuple[str, ...], tuple[str, ...]]  # the stats keys (_decision_keys)
     record: dict[str, str | None]  # for request.meta (a copy of it)
 
@@ -473,7 +481,9 @@ def _outcome(bom: bytes, header: tuple[str, Encoding | None] | None, stock: str)
         comparison: tuple[str, Any] | None = _comparison(decision.encoding, stock)
     except Exception:  # as _changed answers
         comparison = None
-    return _Outcome(decision, comparison, _decision_keys(decision), decision.as_record())
+    unchanged = comparison is not None and comparison[0] is _SAME
+    keys = _decision_keys(decision)
+    return _Outcome(decision, comparison, unchanged, keys, decision.as_record())
 
 
 class _Plan(NamedTuple):
@@ -491,13 +501,6 @@ _BOM_BYTES = {"UTF-8": b"\xef\xbb\xbf", "UTF-16BE": b"\xfe\xff", "UTF-16LE": b"\
 _BOM_CODECS = {"UTF-8": "utf-8", "UTF-16BE": "utf-16-be", "UTF-16LE": "utf-16-le"}
 _UTF_32BE_BOM = b"\x00\x00\xfe\xff"  # which w3lib also reads (FF FE 00 00 starts as UTF-16LE's)
 
-
-def _stock_bom_codec(body: bytes, bom: Encoding) -> str:
-    """The codec stock Scrapy reads from the BOM ``body`` starts with (``bom``): w3lib also
-    knows UTF-32's, and FF FE 00 00 is UTF-32LE's."""
-    if bom is UTF_16LE and body[2:4] == b"\x00\x00":
-        return "utf-32-le"
-    return _BOM_CODECS[bom.name]
 
 
 def _decision_keys(decision: Decision) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -545,14 +548,6 @@ def _given_encoding(response: Response, label: Any) -> Any:
     ``None``), ``None`` for one that is only stock Scrapy's guess stored by its HTTP cache."""
     return None if _pinned_by_cache(response, label) else label
 
-
-def _content_type(headers: Headers) -> list[bytes]:
-    """``headers.getlist(b"Content-Type")``: for Scrapy's own ``Headers``, read from the dict
-    under the key its ``getlist`` reads (every key is stored title-cased), without its three
-    calls in Python."""
-    if type(headers) is Headers:
-        return dict.get(headers, b"Content-Type") or []
-    return headers.getlist(b"Content-Type")  # type: ignore[no-any-return]
 
 
 def stats_counter(stats: StatsCollector) -> Callable[..., None]:

@@ -610,10 +610,12 @@ def missing_state_slots(base: type) -> tuple[str, ...] | None:
 
 _MISSING_SLOTS = missing_state_slots(TextResponse)
 # Whether take_over() can change a Scrapy response's class in place: Scrapy keeps responses'
-# attributes in slots (2.19), among them every one the classes below keep their state in, so
-# they add none and have the same layout. Otherwise (a __dict__ in Scrapy 2.11, or a Scrapy
+# attributes in slots (2.19; the flags in _flags), among them every one the classes below
+# keep their state in, so they add none and have the same layout. Otherwise (a __dict__ in Scrapy 2.11, or a Scrapy
 # without one of these slots, to which the classes below add it) the response is copied.
-IN_PLACE = _MISSING_SLOTS == ()
+IN_PLACE = _MISSING_SLOTS == () and isinstance(
+    getattr(Response, "_flags", None), types.MemberDescriptorType
+)
 _OWN_SLOTS = _MISSING_SLOTS or ()
 
 
@@ -669,11 +671,13 @@ def take_over(
     text: str,
     decision: Decision,
     encoding: str | None = None,
+    flag: str | None = None,
 ) -> Response:
     """``response`` as an instance of ``target``, one of the classes above: the same body,
-    headers, request and flags; the text and decision as already computed, ``encoding`` (an
-    explicit one, or ``None``) as its explicit encoding, and whatever Scrapy had cached
-    dropped. ``response`` must be exactly of ``target``'s Scrapy base class.
+    headers and request, its flags and ``flag`` (in a new list); the text and decision as
+    already computed, ``encoding`` (an explicit one, or ``None``) as its explicit encoding,
+    and whatever Scrapy had cached dropped. ``response`` must be exactly of ``target``'s
+    Scrapy base class.
 
     Where Scrapy's responses keep their attributes in slots these classes share
     (:data:`IN_PLACE`), the object itself is taken over: its class changes, nothing is
@@ -682,7 +686,7 @@ def take_over(
     if not IN_PLACE:
         copy = target(
             **{name: getattr(response, name) for name in _COPIED_ATTRIBUTES},
-            flags=response.flags,
+            flags=response.flags if flag is None else [*response.flags, flag],
             charset_options=options,
             encoding=encoding,
         )
@@ -691,6 +695,9 @@ def take_over(
         return copy
     # What _charset_init sets, set here without its calls (once per response crawled).
     kind = target._charset_kind  # type: ignore[attr-defined]
+    if flag is not None:  # the flags property's list, without its two calls
+        flags = response._flags  # type: ignore[attr-defined]
+        response._flags = [flag] if flags is None else [*flags, flag]  # type: ignore[attr-defined]
     response.__class__ = target
     response._encoding = encoding  # type: ignore[attr-defined]
     options = options if options.kind == kind else options.with_kind(kind)
