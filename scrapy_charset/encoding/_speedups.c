@@ -787,9 +787,10 @@ done:
 }
 
 /* Whether s[0:min(n, end)] holds `word` (lowercase ASCII letters) in any ASCII letter case:
- * what `word in data[:end].lower()` answers, without the copy. Horspool's search: the byte
- * under the window's last place, its 0x20 bit set (which makes a letter's two cases one and
- * no other byte a lowercase letter), says how far the window can move. */
+ * what `word in data[:end].lower()` answers, without the copy. A byte with its 0x20 bit set
+ * is a lowercase letter only if it was that letter in either case; eight places at a time
+ * are tested for the word's first and last letters, without a branch on the data, and only
+ * the blocks holding both are checked place by place. */
 static PyObject *
 speedups_holds_word(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -807,10 +808,6 @@ speedups_holds_word(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (end == -1 && PyErr_Occurred()) {
         return NULL;
     }
-    if (length > 255) {
-        PyErr_SetString(PyExc_ValueError, "the word must be at most 255 letters");
-        return NULL;
-    }
     for (Py_ssize_t k = 0; k < length; k++) {
         if (w[k] < 'a' || w[k] > 'z') {
             PyErr_SetString(PyExc_ValueError, "the word must be lowercase ASCII letters");
@@ -825,22 +822,30 @@ speedups_holds_word(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t n = view.len < end ? view.len : end;
     int found = 0;
     if (length > 0 && length <= n) {
-        unsigned char shift[256];
-        memset(shift, (int)length, sizeof shift);
-        for (Py_ssize_t k = 0; k + 1 < length; k++) {
-            shift[w[k]] = (unsigned char)(length - 1 - k);
-        }
-        const unsigned char tail = w[length - 1];
-        for (Py_ssize_t i = 0; i + length <= n; i += shift[s[i + length - 1] | 0x20]) {
-            if ((s[i + length - 1] | 0x20) == tail) {
+        const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+        const uint64_t fold = ones * 0x20, first = ones * w[0], last = ones * w[length - 1];
+        const Py_ssize_t final = n - length; /* the last place the word can start */
+        Py_ssize_t i = 0;
+        while (i <= final && !found) {
+            if (i + 7 <= final) {
+                /* A zero byte in t where both letters are in place (a borrow may flag more
+                 * places, which the check below turns down). */
+                uint64_t a, b;
+                memcpy(&a, s + i, 8);
+                memcpy(&b, s + i + length - 1, 8);
+                const uint64_t t = ((a | fold) ^ first) | ((b | fold) ^ last);
+                if (!((t - ones) & ~t & highs)) {
+                    i += 8;
+                    continue;
+                }
+            }
+            const Py_ssize_t stop = i + 8 <= final + 1 ? i + 8 : final + 1;
+            for (; i < stop && !found; i++) {
                 Py_ssize_t k = 0;
-                while (k + 1 < length && (s[i + k] | 0x20) == w[k]) {
+                while (k < length && (s[i + k] | 0x20) == w[k]) {
                     k++;
                 }
-                if (k + 1 == length) {
-                    found = 1;
-                    break;
-                }
+                found = k == length;
             }
         }
     }
