@@ -526,17 +526,28 @@ add_region(PyObject *regions, const unsigned char *table, int kind, const void *
     return failed ? -1 : 0;
 }
 
-/* decoded_regions(text, m): [(start, end, decoded), ...], in order, for every match of
- * misreading m's pattern [leads][leads|continuations]*[continuations]: in each run of its lead
- * and continuation characters (no character is both), from the first lead character to the
- * last continuation character after it. decoded is what the region's bytes read as in UTF-8,
- * or None when they are not valid UTF-8 (as quality._decoded). */
+/* decoded_regions(text, m, start): [(start, end, decoded), ...], in order, for the first
+ * REGION_BATCH matches from index start of misreading m's pattern
+ * [leads][leads|continuations]*[continuations]: in each run of its lead and continuation
+ * characters (no character is both), from the first lead character to the last continuation
+ * character after it. decoded is what the region's bytes read as in UTF-8, or None when they
+ * are not valid UTF-8 (as quality._decoded). A batch at a time: a huge garbled text costs
+ * no memory per region. */
+#define REGION_BATCH 64
 static PyObject *
 decoded_regions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    long m = misreading_argument(args, nargs, "decoded_regions(text: str, misreading: int)");
+    const char *usage = "decoded_regions(text: str, misreading: int, start: int)";
+    Py_ssize_t from;
+    long m = misreading_argument(args, nargs < 3 ? nargs : 2, usage);
     if (m < 0) {
+        return NULL;
+    }
+    if (nargs != 3 || !PyLong_Check(args[2]) || (from = PyLong_AsSsize_t(args[2])) < 0) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, usage);
+        }
         return NULL;
     }
     PyObject *text = args[0], *regions = PyList_New(0);
@@ -548,7 +559,7 @@ decoded_regions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const void *data = PyUnicode_DATA(text);
     const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     Py_ssize_t first = -1, last = -1; /* in the run so far: its first lead, its last continuation */
-    for (Py_ssize_t i = 0; i <= n; i++) {
+    for (Py_ssize_t i = from; i <= n && PyList_GET_SIZE(regions) < REGION_BATCH; i++) {
         Py_UCS4 c = i < n ? PyUnicode_READ(kind, data, i) : 0; /* (0: the last run ends) */
         int lead = c <= lead_hi && (leads[c] & bit);
         if (lead || (c < BMP && (continuations[c] & bit))) {
@@ -761,8 +772,9 @@ static PyMethodDef methods[] = {
      "instance_values(item, names): the item's instance dict when getattr reads each name\n"
      "(a tuple of str) from it and it holds exactly those names; else None."},
     {"decoded_regions", (PyCFunction)(void (*)(void))decoded_regions, METH_FASTCALL,
-     "decoded_regions(text, misreading): [(start, end, decoded or None), ...] for every match\n"
-     "of the misreading's pattern [leads][leads|continuations]*[continuations], in order."},
+     "decoded_regions(text, misreading, start): [(start, end, decoded or None), ...] for the\n"
+     "first 64 matches from start of the misreading's pattern\n"
+     "[leads][leads|continuations]*[continuations], in order."},
     {"use_avx2", use_avx2, METH_O,
      "use_avx2(flag): scan 32-byte blocks with AVX2 when flag is true and the CPU has it, else\n"
      "16-byte blocks; returns whether AVX2 is in use (for tests: both give the same verdicts)."},

@@ -16,7 +16,7 @@ import re
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterator
-from itertools import filterfalse
+from itertools import filterfalse, islice
 from typing import Any, Literal, NamedTuple
 
 from .encoding.fast import charmap_table
@@ -36,6 +36,13 @@ class Mojibake(NamedTuple):
     text: str
     repaired: str
     misread_as: str  # the single-byte encoding the UTF-8 bytes were read with
+
+
+# Mojibake((start, end, text, repaired, misread_as)) without the named tuple's own __new__, a
+# Python function (one call per garbled word is much of the exact count's time).
+_mojibake: Callable[[tuple[int, int, str, str, str]], Mojibake] = functools.partial(
+    tuple.__new__, Mojibake  # type: ignore[arg-type]
+)
 
 
 def _byte_to_char_table(encoding_name: str) -> str:
@@ -232,13 +239,16 @@ def _mojibake_clean_python(text: str) -> bool:
     return not may_have_mojibake(text)
 
 
-def _decoded_regions_python(text: str, misreading: int) -> list[tuple[int, int, str | None]]:
-    # (the matches of run_pattern, each with _decoded of its characters)
+REGION_BATCH = 64  # regions decoded_regions gives at a time
+
+
+def _decoded_regions_python(
+    text: str, misreading: int, start: int
+) -> list[tuple[int, int, str | None]]:
+    # (the matches of run_pattern from start, each with _decoded of its characters)
     found = _MISREADINGS[misreading]
-    return [
-        (match.start(), match.end(), _decoded(match.group(), found))
-        for match in found.run_pattern.finditer(text)
-    ]
+    matches = islice(found.run_pattern.finditer(text, start), REGION_BATCH)
+    return [(match.start(), match.end(), _decoded(match.group(), found)) for match in matches]
 
 
 def _compiled_configuration() -> list[tuple[str, str, str, str, bytes]]:
@@ -271,9 +281,10 @@ text_clean: Callable[[str], bool]
 mojibake_clean: Callable[[str], bool]
 # count_stretches(text, i): how many matches _MISREADINGS[i].pattern has in the text.
 count_stretches: Callable[[str, int], int]
-# decoded_regions(text, i): (start, end, decoded) for every match of _MISREADINGS[i].run_pattern,
-# in order; decoded is what the match's characters read as in UTF-8 (_decoded), or None.
-decoded_regions: Callable[[str, int], list[tuple[int, int, str | None]]]
+# decoded_regions(text, i, start): (start, end, decoded) for the first REGION_BATCH matches of
+# _MISREADINGS[i].run_pattern from index start, in order; decoded is what the match's characters
+# read as in UTF-8 (_decoded), or None. See _regions.
+decoded_regions: Callable[[str, int, int], list[tuple[int, int, str | None]]]
 try:
     from . import _text_speedups
 except ImportError:  # built without a C compiler
@@ -322,10 +333,10 @@ def _candidates(
     region's ends). The regions and what they read as come from one compiled pass
     (``decoded_regions``), so that a long text costs its garbled words, not its length."""
     lengths, name = misreading.lengths, misreading.name
-    for start, end, whole in decoded_regions(text, misreading.index):
+    for start, end, whole in _regions(text, misreading.index):
         if whole is not None and (len(whole) == 1 or all(map(_is_text, whole))):
             if not (end - start == 2 and _starts_a_word(text, start, misreading)):
-                yield Mojibake(start, end, text[start:end], whole, name)
+                yield _mojibake((start, end, text[start:end], whole, name))
             continue
         for match in misreading.pattern.finditer(text, start, end):
             first, last = match.span()
@@ -337,7 +348,19 @@ def _candidates(
                     failed[0] += 1
                 continue
             if not (length == 2 and _starts_a_word(text, first, misreading)):
-                yield Mojibake(first, first + length, chunk, repaired, name)
+                yield _mojibake((first, first + length, chunk, repaired, name))
+
+
+def _regions(text: str, misreading: int) -> Iterator[tuple[int, int, str | None]]:
+    """Every region of decoded_regions, a batch at a time (memory bounded on a huge text: no
+    later region starts inside one, whose run holds no continuation character after it)."""
+    start = 0
+    while True:
+        batch = decoded_regions(text, misreading, start)
+        yield from batch
+        if len(batch) < REGION_BATCH:
+            return
+        start = batch[-1][1]
 
 
 def _starts_a_word(text: str, start: int, misreading: _Misreading) -> bool:

@@ -395,8 +395,14 @@ def test_decoded_regions_are_the_pattern_matches_decoded(text: str) -> None:
     what _decoded reads it as (None where its bytes are not UTF-8)."""
     assert _text_speedups is not None
     for index in range(len(quality._MISREADINGS)):
-        expected = quality._decoded_regions_python(text, index)
-        assert _text_speedups.decoded_regions(text, index) == expected, (text, index)
+        for start in range(0, len(text) + 1, 3):
+            expected = quality._decoded_regions_python(text, index, start)
+            assert _text_speedups.decoded_regions(text, index, start) == expected, (text, start)
+        misreading = quality._MISREADINGS[index]
+        assert list(quality._regions(text, index)) == [  # (every batch)
+            (m.start(), m.end(), quality._decoded(m.group(), misreading))
+            for m in misreading.run_pattern.finditer(text)
+        ]
 
 
 @needs_compiled
@@ -406,14 +412,20 @@ def test_decoded_regions_of_a_long_text_are_its_garbled_words() -> None:
     garbled = "Crème brûlée".encode().decode("latin-1")
     text = genuine + garbled + "\ud800" * 300 + "Ã" + genuine
     start = len(genuine)
-    assert _text_speedups.decoded_regions(text, 0) == [
+    assert _text_speedups.decoded_regions(text, 0, 0) == [
         (start + 2, start + 4, "è"), (start + 9, start + 11, "û"), (start + 12, start + 14, "é")
     ]  # fmt: skip
-    assert _text_speedups.decoded_regions("Ã\x80" * 100, 0) == [(0, 200, "À" * 100)]
-    assert _text_speedups.decoded_regions("Ã\x80\x80" * 100, 0) == [(0, 300, None)]  # (C3 80 80)
-    assert _text_speedups.decoded_regions(genuine, 0) == []
-    assert _text_speedups.decoded_regions("ascii", 0) == []
-    for bad in [("text", 9), (b"bytes", 0), ("text", "0")]:
+    assert _text_speedups.decoded_regions("Ã\x80" * 100, 0, 0) == [(0, 200, "À" * 100)]
+    assert _text_speedups.decoded_regions("Ã\x80\x80" * 100, 0, 0) == [(0, 300, None)]  # (C3 80 80)
+    assert _text_speedups.decoded_regions(genuine, 0, 0) == []
+    assert _text_speedups.decoded_regions("ascii", 0, 0) == []
+    words = "Ã© " * 200  # (batches of 64 regions, each batch from where the last one ended)
+    assert len(_text_speedups.decoded_regions(words, 0, 0)) == quality.REGION_BATCH
+    assert _text_speedups.decoded_regions(words, 0, 3) == _text_speedups.decoded_regions(
+        words, 0, 0
+    )[1:] + [(192, 194, "é")]
+    assert len(list(quality._regions(words, 0))) == 200
+    for bad in [("text", 9, 0), (b"bytes", 0, 0), ("text", "0", 0), ("text", 0), ("t", 0, -1)]:
         with pytest.raises((TypeError, ValueError, OverflowError)):
             _text_speedups.decoded_regions(*bad)  # type: ignore[arg-type]
 
