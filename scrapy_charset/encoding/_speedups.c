@@ -1350,6 +1350,281 @@ speedups_high_byte_counts(PyObject *module, PyObject *arg)
     return Py_BuildValue("(NN)", keys, numbers);
 }
 
+/* ---- Chromium's <meta> charset scan --------------------------------------------------------
+ * next_meta(): sniffing/late_meta.py's _next_meta, step for step; the Python function is the
+ * reference (tests/sniffing/test_meta_scan.py runs both on every fixture, random and hostile
+ * input). Every step moves forward with memchr or a loop, so the scan is linear. */
+
+static ALWAYS_INLINE int
+meta_space(unsigned char c)
+{
+    return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' ';
+}
+
+static ALWAYS_INLINE int
+meta_alpha(unsigned char c)
+{
+    return (unsigned char)((c | 0x20) - 'a') < 26;
+}
+
+/* Whether s[0:n] is `word` (lowercase) once its ASCII capitals are lowercased. */
+static int
+meta_is(const unsigned char *s, Py_ssize_t n, const char *word)
+{
+    Py_ssize_t k = 0;
+    for (; k < n; k++) {
+        unsigned char c = s[k];
+        if (c >= 'A' && c <= 'Z') {
+            c |= 0x20;
+        }
+        if (word[k] == '\0' || c != (unsigned char)word[k]) {
+            return 0;
+        }
+    }
+    return word[k] == '\0';
+}
+
+/* The first of `words` (NULL-terminated) that s[0:n] is, or NULL. */
+static const char *
+meta_is_one_of(const unsigned char *s, Py_ssize_t n, const char *const *words)
+{
+    for (; *words != NULL; words++) {
+        if (meta_is(s, n, *words)) {
+            return *words;
+        }
+    }
+    return NULL;
+}
+
+static const char *const META_HEAD_TAGS[] = {"script", "noscript", "style", "link", "meta",
+                                             "object", "title",    "base",  NULL};
+static const char *const META_HEAD_START_ONLY[] = {"html", "head", NULL};
+static const char *const META_RAW_TEXT[] = {"script", "style",   "title",    "textarea",
+                                            "xmp",    "iframe",  "noembed", "noframes", NULL};
+
+/* A <meta>'s attributes that matter: the last charset and content values (start -1: none)
+ * and whether any http-equiv is content-type. */
+typedef struct {
+    Py_ssize_t charset, charset_end, content, content_end;
+    int pragma;
+} MetaAttributes;
+
+/* The attributes of the tag whose name ends at i (_read_tag): the offset past its ">", or -1
+ * if the input ends first. Only a <meta>'s (meta != NULL) are recorded. */
+static Py_ssize_t
+meta_read_attributes(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, MetaAttributes *meta)
+{
+    for (;;) {
+        while (i < n && (meta_space(s[i]) || s[i] == '/')) {
+            i++;
+        }
+        if (i >= n) {
+            return -1;
+        }
+        if (s[i] == '>') {
+            return i + 1;
+        }
+        Py_ssize_t name = i++; /* the first byte may be anything left, even "=" */
+        while (i < n && !meta_space(s[i]) && s[i] != '/' && s[i] != '=' && s[i] != '>') {
+            i++;
+        }
+        Py_ssize_t name_end = i;
+        while (i < n && meta_space(s[i])) {
+            i++;
+        }
+        Py_ssize_t value = i, value_end = i; /* no "=": an empty value */
+        if (i < n && s[i] == '=') {
+            i++;
+            while (i < n && meta_space(s[i])) {
+                i++;
+            }
+            if (i < n && (s[i] == '"' || s[i] == '\'')) {
+                const unsigned char *close = memchr(s + i + 1, s[i], (size_t)(n - i - 1));
+                if (close == NULL) {
+                    return -1;
+                }
+                value = i + 1;
+                value_end = close - s;
+                i = value_end + 1;
+            } else {
+                value = i;
+                while (i < n && !meta_space(s[i]) && s[i] != '>') {
+                    i++;
+                }
+                value_end = i;
+            }
+        }
+        if (meta == NULL) {
+            continue;
+        }
+        if (meta_is(s + name, name_end - name, "http-equiv")) {
+            meta->pragma |= meta_is(s + value, value_end - value, "content-type");
+        } else if (meta_is(s + name, name_end - name, "charset")) {
+            meta->charset = value;
+            meta->charset_end = value_end;
+        } else if (meta_is(s + name, name_end - name, "content")) {
+            meta->content = value;
+            meta->content_end = value_end;
+        }
+    }
+}
+
+/* Where a raw-text element's text ends: at "</" + its name + one of "\t\n\f\r />" (letters in
+ * any case), or at the end of the input. */
+static Py_ssize_t
+meta_raw_text_end(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, const char *name)
+{
+    Py_ssize_t length = (Py_ssize_t)strlen(name);
+    while (i < n) {
+        const unsigned char *lt = memchr(s + i, '<', (size_t)(n - i));
+        if (lt == NULL) {
+            break;
+        }
+        Py_ssize_t p = lt - s;
+        if (p + 2 + length < n && s[p + 1] == '/' && meta_is(s + p + 2, length, name)) {
+            unsigned char c = s[p + 2 + length];
+            if (meta_space(c) || c == '/' || c == '>') {
+                return p;
+            }
+        }
+        i = p + 1;
+    }
+    return n;
+}
+
+/* Past the first "-->" or "--!>" at or after i, or -1. */
+static Py_ssize_t
+meta_comment_end(const unsigned char *s, Py_ssize_t n, Py_ssize_t i)
+{
+    while (i + 2 < n) {
+        const unsigned char *dash = memchr(s + i, '-', (size_t)(n - i));
+        if (dash == NULL) {
+            break;
+        }
+        Py_ssize_t d = dash - s;
+        if (d + 2 < n && s[d + 1] == '-') {
+            if (s[d + 2] == '>') {
+                return d + 3;
+            }
+            if (s[d + 2] == '!' && d + 3 < n && s[d + 3] == '>') {
+                return d + 4;
+            }
+        }
+        i = d + 1;
+    }
+    return -1;
+}
+
+/* The scan from `position` to the next <meta> that may declare a charset (see _next_meta). */
+static PyObject *
+meta_next(const unsigned char *s, Py_ssize_t n, Py_ssize_t position, int in_head,
+          Py_ssize_t unconditional)
+{
+    while (position < n) {
+        if (!in_head && position >= unconditional) {
+            break;
+        }
+        const unsigned char *found = memchr(s + position, '<', (size_t)(n - position));
+        if (found == NULL) {
+            break;
+        }
+        Py_ssize_t lt = found - s;
+        if (!in_head && lt >= unconditional) {
+            break;
+        }
+        int next = lt + 1 < n ? s[lt + 1] : -1;
+        if ((next >= 0 && meta_alpha((unsigned char)next)) ||
+            (next == '/' && lt + 2 < n && meta_alpha(s[lt + 2]))) {
+            int end_tag = next == '/';
+            Py_ssize_t name = lt + (end_tag ? 2 : 1), name_end = name;
+            while (name_end < n && !meta_space(s[name_end]) && s[name_end] != '/' &&
+                   s[name_end] != '>') {
+                name_end++;
+            }
+            Py_ssize_t name_length = name_end - name;
+            int is_meta = !end_tag && meta_is(s + name, name_length, "meta");
+            MetaAttributes meta = {-1, -1, -1, -1, 0};
+            position = meta_read_attributes(s, n, name_end, is_meta ? &meta : NULL);
+            if (position < 0) {
+                break;
+            }
+            if (is_meta && meta.charset >= 0) {
+                return Py_BuildValue("nny#OO", lt, position, s + meta.charset,
+                                     meta.charset_end - meta.charset, Py_False,
+                                     in_head ? Py_True : Py_False);
+            }
+            if (is_meta && meta.content >= 0 && meta.pragma) {
+                return Py_BuildValue("nny#OO", lt, position, s + meta.content,
+                                     meta.content_end - meta.content, Py_True,
+                                     in_head ? Py_True : Py_False);
+            }
+            if (!meta_is_one_of(s + name, name_length, META_HEAD_TAGS) &&
+                (end_tag || !meta_is_one_of(s + name, name_length, META_HEAD_START_ONLY))) {
+                in_head = 0;
+            }
+            if (!end_tag) {
+                if (meta_is(s + name, name_length, "plaintext")) {
+                    break;
+                }
+                const char *raw = meta_is_one_of(s + name, name_length, META_RAW_TEXT);
+                if (raw != NULL) {
+                    position = meta_raw_text_end(s, n, position, raw);
+                }
+            }
+        } else if (next == '!' && lt + 3 < n && s[lt + 2] == '-' && s[lt + 3] == '-') {
+            /* "<!-->" and "<!--->" close at once; otherwise the first "-->" or "--!>". */
+            if (lt + 4 < n && s[lt + 4] == '>') {
+                position = lt + 5;
+                continue;
+            }
+            if (lt + 5 < n && s[lt + 4] == '-' && s[lt + 5] == '>') {
+                position = lt + 6;
+                continue;
+            }
+            position = meta_comment_end(s, n, lt + 4);
+            if (position < 0) {
+                break;
+            }
+        } else if (next == '!' || next == '?' || next == '/') {
+            if (next == '/' && lt + 2 < n && s[lt + 2] == '>') {
+                position = lt + 3;
+                continue;
+            }
+            const unsigned char *close = memchr(s + lt + 2, '>', (size_t)(n - lt - 2));
+            if (close == NULL) {
+                break;
+            }
+            position = close - s + 1;
+        } else {
+            position = lt + 1;
+        }
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+speedups_next_meta(PyObject *module, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t position, unconditional;
+    int in_head;
+    if (!PyArg_ParseTuple(args, "y*npn:next_meta", &view, &position, &in_head,
+                          &unconditional)) {
+        return NULL;
+    }
+    if (position < 0) {
+        position = 0;
+    }
+    PyObject *result = meta_next((const unsigned char *)view.buf, view.len, position, in_head,
+                                 unconditional);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+PyDoc_STRVAR(next_meta_doc,
+             "next_meta(data, position, in_head, unconditional) -> tuple | None\n\n"
+             "sniffing.late_meta._next_meta, compiled.");
+
 static PyMethodDef speedups_methods[] = {
     {"encode_html", (PyCFunction)(void (*)(void))speedups_encode_html, METH_FASTCALL,
      encode_html_doc},
@@ -1362,6 +1637,7 @@ static PyMethodDef speedups_methods[] = {
     {"holds_word", (PyCFunction)(void (*)(void))speedups_holds_word, METH_FASTCALL,
      holds_word_doc},
     {"high_byte_counts", speedups_high_byte_counts, METH_O, high_byte_counts_doc},
+    {"next_meta", speedups_next_meta, METH_VARARGS, next_meta_doc},
     {NULL, NULL, 0, NULL},
 };
 

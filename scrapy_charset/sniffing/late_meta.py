@@ -15,6 +15,7 @@ import re
 from functools import cache
 
 from ..encoding import lookup
+from ..encoding.cjk import compiled
 from .prescan import PRESCAN_LIMIT, MetaDeclaration, _prescan_substitute, extract_encoding_from_meta
 
 # Tags that keep the scanner "in head" (start or end tags), and html/head start tags.
@@ -61,34 +62,6 @@ def _read_tag(data: bytes, position: int) -> tuple[bytes, list[tuple[bytes, byte
         attributes.append((attribute.lower(), value or b""))
 
 
-def _meta_charset(
-    attributes: list[tuple[bytes, bytes]], start: int, end: int
-) -> MetaDeclaration | None:
-    """A ``<meta>``'s charset as Chromium reads it (measured): a ``charset`` attribute wins
-    over ``content`` in either order, even with an unknown label; a ``content`` charset counts
-    when any ``http-equiv`` is ``content-type``; of repeated attributes the last one counts."""
-    charset: bytes | None = None
-    content: bytes | None = None
-    got_pragma = False
-    for name, value in attributes:
-        if name == b"http-equiv":
-            got_pragma = got_pragma or value.lower() == b"content-type"
-        elif name == b"charset":
-            charset = value
-        elif name == b"content":
-            content = value
-    if charset is not None:
-        label = charset.decode("latin-1")
-        return MetaDeclaration(label, _prescan_substitute(lookup(label)), end, start)
-    if content is None or not got_pragma:
-        return None
-    extracted = extract_encoding_from_meta(content)
-    if extracted is None:
-        return None
-    label, encoding = extracted
-    return MetaDeclaration(label, _prescan_substitute(encoding), end, start)
-
-
 @cache
 def _end_tag_pattern(name: bytes) -> re.Pattern[bytes]:
     return re.compile(rb"</" + re.escape(name) + rb"[\t\n\x0c\r />]", re.IGNORECASE)
@@ -100,41 +73,42 @@ def _raw_text_end(data: bytes, position: int, name: bytes) -> int:
     return len(data) if found is None else found.start()
 
 
-def scan_meta_like_chromium(
-    data: bytes, unconditional: int = PRESCAN_LIMIT
-) -> tuple[MetaDeclaration | None, list[MetaDeclaration]]:
-    """The first ``<meta>`` charset with a known label Chromium's scan meets, and the
-    declarations with unknown labels it passed on the way."""
+# The next <meta> that may declare a charset: (offset of its "<", offset past its ">", the
+# value declared, whether that value is a ``content`` (else a ``charset``), in-head state after
+# it), or None where the scan ends.
+NextMeta = tuple[int, int, bytes, bool, bool]
+
+
+def _next_meta(data: bytes, position: int, in_head: bool, unconditional: int) -> NextMeta | None:
+    """From ``position``, Chromium's tokenizer up to the next ``<meta>`` with a ``charset``
+    attribute (the last one, even empty or unknown: it wins over ``content`` in either order)
+    or a ``content`` attribute and an ``http-equiv`` of ``content-type`` (measured). The
+    reference for the compiled ``next_meta``."""
     length = len(data)
-    position = 0
-    in_head = True
-    ignored: list[MetaDeclaration] = []
     while position < length:
         if not in_head and position >= unconditional:
-            break
+            return None
         lt = data.find(b"<", position)
         if lt < 0:
-            break
+            return None
         if not in_head and lt >= unconditional:
-            break  # the text before this "<" is a token that ends the scan
+            return None  # the text before this "<" is a token that ends the scan
         nxt = data[lt + 1 : lt + 2]
         if nxt.isalpha() or (nxt == b"/" and data[lt + 2 : lt + 3].isalpha()):
             end_tag = nxt == b"/"
             read = _read_tag(data, lt + (2 if end_tag else 1))
             if read is None:
-                break
+                return None
             name, attributes, position = read
             if not end_tag and name == b"meta":
-                declaration = _meta_charset(attributes, lt, position)
-                if declaration is not None:
-                    if declaration.encoding is not None:
-                        return declaration, ignored
-                    ignored.append(declaration)
+                declared = _declared(attributes)
+                if declared is not None:
+                    return lt, position, declared[0], declared[1], in_head
             if name not in _HEAD_TAGS and (end_tag or name not in _HEAD_START_ONLY):
                 in_head = False
             if not end_tag:
                 if name == b"plaintext":
-                    break
+                    return None
                 if name in _RAW_TEXT:
                     position = _raw_text_end(data, position, name)
         elif data.startswith(b"<!--", lt):
@@ -144,7 +118,7 @@ def scan_meta_like_chromium(
                 continue
             found = _COMMENT_END.search(data, lt + 4)
             if found is None:
-                break
+                return None
             position = found.end()
         elif nxt in (b"!", b"?", b"/"):
             if data.startswith(b"</>", lt):
@@ -152,8 +126,66 @@ def scan_meta_like_chromium(
                 continue
             close = data.find(b">", lt + 2)
             if close < 0:
-                break
+                return None
             position = close + 1
         else:
             position = lt + 1
-    return None, ignored
+    return None
+
+
+def _declared(attributes: list[tuple[bytes, bytes]]) -> tuple[bytes, bool] | None:
+    """What a ``<meta>``'s attributes may declare, as Chromium reads them: the last
+    ``charset`` (``False``), else the last ``content`` if any ``http-equiv`` is
+    ``content-type`` (``True``)."""
+    charset: bytes | None = None
+    content: bytes | None = None
+    got_pragma = False
+    for name, value in attributes:
+        if name == b"http-equiv":
+            got_pragma = got_pragma or value.lower() == b"content-type"
+        elif name == b"charset":
+            charset = value
+        elif name == b"content":
+            content = value
+    if charset is not None:
+        return charset, False
+    if content is None or not got_pragma:
+        return None
+    return content, True
+
+
+next_meta = _next_meta if compiled is None else compiled.next_meta
+
+
+def _meta_charset(value: bytes, is_content: bool, start: int, end: int) -> MetaDeclaration | None:
+    """The declaration a ``<meta>`` makes: a ``charset`` even with an unknown label; a
+    ``content`` only if it holds a charset parameter."""
+    if not is_content:
+        label = value.decode("latin-1")
+        return MetaDeclaration(label, _prescan_substitute(lookup(label)), end, start)
+    extracted = extract_encoding_from_meta(value)
+    if extracted is None:
+        return None
+    label, encoding = extracted
+    return MetaDeclaration(label, _prescan_substitute(encoding), end, start)
+
+
+def scan_meta_like_chromium(
+    data: bytes, unconditional: int = PRESCAN_LIMIT
+) -> tuple[MetaDeclaration | None, list[MetaDeclaration]]:
+    """The first ``<meta>`` charset with a known label Chromium's scan meets, and the
+    declarations with unknown labels it passed on the way (nothing after the first known one
+    can change the decision: the scan stops there)."""
+    position = 0
+    in_head = True
+    ignored: list[MetaDeclaration] = []
+    while True:
+        found = next_meta(data, position, in_head, unconditional)
+        if found is None:
+            return None, ignored
+        start, position, value, is_content, in_head = found
+        declaration = _meta_charset(value, is_content, start, position)
+        if declaration is not None:
+            if declaration.encoding is not None:
+                return declaration, ignored
+            ignored.append(declaration)

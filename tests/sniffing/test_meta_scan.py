@@ -1,0 +1,212 @@
+"""The compiled ``next_meta`` (``encoding/_speedups.c``) against its Python reference
+``late_meta._next_meta``: the same answer, step for step, on every recorded Chromium document,
+the html5lib encoding suite, the detection corpus, hand-made edge cases and random or hostile
+tag soup. Whole scans (``scan_meta_like_chromium``) are compared with the reference too."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scrapy_charset.encoding.cjk import compiled
+from scrapy_charset.sniffing import late_meta
+from scrapy_charset.sniffing.late_meta import _next_meta, scan_meta_like_chromium
+from scrapy_charset.sniffing.prescan import PRESCAN_LIMIT
+
+pytestmark = pytest.mark.skipif(compiled is None, reason="built without the compiled module")
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def _steps(data: bytes, unconditional: int, scan: object) -> Iterator[object]:
+    """Every answer of ``scan`` (a next_meta) through ``data``, as the scan calls it."""
+    position, in_head = 0, True
+    while True:
+        found = scan(data, position, in_head, unconditional)  # type: ignore[operator]
+        yield found
+        if found is None:
+            return
+        _, position, _, _, in_head = found  # type: ignore[misc]
+
+
+def assert_same(data: bytes, unconditional: int = PRESCAN_LIMIT) -> None:
+    assert compiled is not None
+    ours = list(_steps(data, unconditional, compiled.next_meta))
+    reference = list(_steps(data, unconditional, _next_meta))
+    assert ours == reference, data[:200]
+    # Every start: positions inside tags, comments and raw text, in and out of <head>.
+    for position in range(0, min(len(data), 300) + 2):
+        for in_head in (True, False):
+            assert compiled.next_meta(data, position, in_head, unconditional) == _next_meta(
+                data, position, in_head, unconditional
+            ), (data[:200], position, in_head)
+
+
+def _documents() -> list[bytes]:
+    with gzip.open(DATA / "chromium" / "documents.jsonl.gz", "rt", encoding="utf-8") as f:
+        f.readline()
+        return [base64.b64decode(json.loads(line)["body_b64"]) for line in f]
+
+
+def _html5lib() -> list[bytes]:
+    cases = []
+    for path in sorted((DATA / "html5lib-tests" / "encoding").glob("*.dat")):
+        for block in path.read_bytes().split(b"#data\n")[1:]:
+            cases.append(block.partition(b"\n#encoding\n")[0])
+    return cases
+
+
+def _detection() -> list[bytes]:
+    return [path.read_bytes() for path in sorted((DATA / "detection").glob("*.html"))]
+
+
+def test_every_recorded_document() -> None:
+    documents = _documents()
+    assert len(documents) > 300
+    for body in documents:
+        assert_same(body)
+        assert_same(body, unconditional=0)
+
+
+@pytest.mark.parametrize("body", _html5lib())
+def test_html5lib_suite(body: bytes) -> None:
+    assert_same(body)
+
+
+def test_detection_corpus() -> None:
+    for body in _detection():
+        assert_same(body)
+
+
+EDGES = [
+    b"",
+    b"<",
+    b"<m",
+    b"<meta",
+    b"<meta ",
+    b"<meta charset",
+    b"<meta charset=",
+    b"<meta charset= ",
+    b"<meta charset=>",
+    b"<meta charset>",
+    b"<meta charset=x",
+    b"<meta charset=x>",
+    b"<meta charset='x",
+    b'<meta charset="x">',
+    b"<meta/charset=x/>",
+    b"<META CHARSET=KOI8-R>",
+    b"<meta =charset=x>",
+    b"<meta charset = 'x' charset=y>",
+    b"<meta content='text/html; charset=x' http-equiv=content-type>",
+    b"<meta content='text/html; charset=x' http-equiv=Content-Type http-equiv=x>",
+    b"<meta content='text/html; charset=x'>",
+    b"<meta http-equiv=content-type content=x>",
+    b"<meta http-equiv=content-type content>",
+    b"<meta content=a content=b http-equiv=content-type charset=>",
+    b"</meta charset=x><meta charset=y>",
+    b"<metax charset=x><meta\tcharset=y>",
+    b"<!--><meta charset=x>",
+    b"<!---><meta charset=x>",
+    b"<!----><meta charset=x>",
+    b"<!-- --!><meta charset=x>",
+    b"<!-- -- ><meta charset=x>-->",
+    b"<!--",
+    b"<!-",
+    b"<!x<meta charset=x>><meta charset=y>",
+    b"<?x><meta charset=x>",
+    b"</><meta charset=x>",
+    b"</ ><meta charset=x>",
+    b"</",
+    b"<<meta charset=x>",
+    b"<1<meta charset=x>",
+    b"<script><meta charset=x></script ><meta charset=y>",
+    b"<SCRIPT><meta charset=x></scRipt/><meta charset=y>",
+    b"<script><meta charset=x></script",
+    b"<script><meta charset=x></scripts><meta charset=y>",
+    b"<title><meta charset=x></title>",
+    b"<textarea><meta charset=x></textarea><meta charset=y>",
+    b"<xmp></xmp><iframe></iframe><noembed></noembed><noframes></noframes><meta charset=y>",
+    b"<plaintext><meta charset=x>",
+    b"<body><meta charset=x>",
+    b"<html><head></head><meta charset=x>",
+    b"<html><head><link><base><object></object><noscript></noscript><meta charset=x>",
+    b"<a b='<meta charset=x>'><meta charset=y>",
+    b'<a b="c" d=e f = "g" h><meta charset=y>',
+    b"<a b=\"c><meta charset=x>",
+    b"<a\x00\xff=\xe9><meta charset=\xe9>",
+    b"<meta charset=\x00>",
+    b"<\xc4\xb0meta charset=x>",
+    b"<meta\x0ccharset=x>",
+    b"<meta\x0bcharset=x><meta\rcharset=y>",
+]
+
+
+@pytest.mark.parametrize("body", EDGES)
+def test_edge_cases(body: bytes) -> None:
+    assert_same(body)
+    assert_same(body, unconditional=0)
+    assert_same(b" " * 1020 + body)
+    assert_same(b"<body>" + b" " * 1020 + body)
+
+
+# Tag soup from the pieces that matter to the tokenizer.
+PIECES = [
+    b"<", b">", b"/", b"=", b"'", b'"', b" ", b"\t", b"\n", b"-", b"!", b"?", b"x", b"\xe9",
+    b"<!--", b"-->", b"--!>", b"<meta", b"<META", b"charset", b"Charset=", b"content=",
+    b"http-equiv=", b"content-type", b"text/html;charset=utf-8", b"utf-8", b"bogus", b"<head",
+    b"<html", b"<body", b"</head", b"<script", b"</script", b"<title", b"</title", b"<style",
+    b"</Style", b"<plaintext", b"<textarea", b"</", b"<link", b"<a",
+]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(st.sampled_from(PIECES), max_size=40).map(b"".join),
+    st.sampled_from([0, 5, 20, PRESCAN_LIMIT]),
+)
+def test_random_tag_soup(body: bytes, unconditional: int) -> None:
+    assert_same(body, unconditional)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=200))
+def test_random_bytes(body: bytes) -> None:
+    assert_same(body)
+    assert_same(b"<meta " + body)
+
+
+HOSTILE = [
+    b"<meta " * 5000,
+    b'<meta charset="' * 5000,
+    b"<meta charset=bogus>" * 5000,
+    b"<head><!--" + b"-" * 50000,
+    b"<head><script>" + b"<" * 50000,
+    b"<head><script>" + b"</scrip" * 20000,
+    b"<a b='c' d=\"e\" f=g h " * 5000,
+    b"<!x" * 20000,
+    b"<meta =a= =b=" * 5000,
+]
+
+
+@pytest.mark.parametrize("body", HOSTILE, ids=range(len(HOSTILE)))
+def test_hostile(body: bytes) -> None:
+    assert compiled is not None
+    assert list(_steps(body, PRESCAN_LIMIT, compiled.next_meta)) == list(
+        _steps(body, PRESCAN_LIMIT, _next_meta)
+    )
+
+
+def test_the_scan_uses_the_compiled_scanner(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert compiled is not None
+    assert late_meta.next_meta is compiled.next_meta
+    bodies = [*_documents(), *_html5lib(), *EDGES, *HOSTILE]
+    ours = [scan_meta_like_chromium(body) for body in bodies]
+    monkeypatch.setattr(late_meta, "next_meta", _next_meta)
+    assert [scan_meta_like_chromium(body) for body in bodies] == ours
