@@ -611,8 +611,9 @@ def missing_state_slots(base: type) -> tuple[str, ...] | None:
 _MISSING_SLOTS = missing_state_slots(TextResponse)
 # Whether take_over() can change a Scrapy response's class in place: Scrapy keeps responses'
 # attributes in slots (2.19; the flags in _flags), among them every one the classes below
-# keep their state in, so they add none and have the same layout. Otherwise (a __dict__ in Scrapy 2.11, or a Scrapy
-# without one of these slots, to which the classes below add it) the response is copied.
+# keep their state in, so they add none and have the same layout. Otherwise (a __dict__ in
+# Scrapy 2.11, or a Scrapy without one of these slots, to which the classes below add it) the
+# response is copied.
 IN_PLACE = _MISSING_SLOTS == () and isinstance(
     getattr(Response, "_flags", None), types.MemberDescriptorType
 )
