@@ -731,16 +731,25 @@ instance_values(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Clear();
         Py_RETURN_NONE;
     }
+    /* Held while looking: a key's __eq__ (user code, in PyDict_Contains) may reassign
+       item.__class__ and let the old class go. */
+    Py_INCREF(type);
     Py_ssize_t count = PyTuple_GET_SIZE(names);
     int plain = PyDict_CheckExact(values) && PyDict_GET_SIZE(values) == count;
-    for (Py_ssize_t k = 0; plain && k < count; k++) {
+    for (Py_ssize_t k = 0; plain == 1 && k < count; k++) {
         PyObject *name = PyTuple_GET_ITEM(names, k);
         PyObject *attr = PyUnicode_CheckExact(name) ? _PyType_Lookup(type, name) : NULL;
         plain = attr == NULL ? PyUnicode_CheckExact(name) : Py_TYPE(attr)->tp_descr_set == NULL;
-        plain = plain && PyDict_Contains(values, name) == 1; /* (a str: never an error) */
+        if (plain) {
+            plain = PyDict_Contains(values, name); /* -1: a key's __eq__ raised */
+        }
     }
-    if (!plain) {
+    Py_DECREF(type);
+    if (plain != 1) {
         Py_DECREF(values);
+        if (plain < 0) {
+            return NULL;
+        }
         Py_RETURN_NONE;
     }
     return values;

@@ -77,6 +77,8 @@ class FrozenRecord:
         for klass in reversed(cls.__mro__):
             slots = klass.__dict__.get("__slots__", ())
             for name in (slots,) if isinstance(slots, str) else slots:
+                if name.startswith("__") and not name.endswith("__"):  # a private name
+                    name = f"_{klass.__name__.lstrip('_')}{name}"
                 if name not in ("__weakref__", "__dict__") and name not in fields:
                     fields.append(name)
         cls._fields = tuple(fields)

@@ -323,7 +323,9 @@ class CharsetMiddleware:
         """The plan for the ``Content-Type`` values ``content_type`` of a ``kind`` of
         response, cached under ``key``; ``None`` for XML, whose sniffing differs, and for a
         value too long to keep (not cached)."""
-        if any(len(value) > _PLAN_VALUE_LENGTH for value in content_type):
+        # (Not kept either: more values than a response has but from a server sending
+        # the header again and again, whose bytes a cache key would keep alive.)
+        if len(content_type) > 2 or any(len(value) > _PLAN_VALUE_LENGTH for value in content_type):
             return None
         if len(self._plans) >= _PLANS:
             self._plans.clear()

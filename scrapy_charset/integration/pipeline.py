@@ -281,8 +281,11 @@ class CharsetPipeline:
         # The fast path, inlined (it is most of the pipeline's time): a dict or scrapy.Item
         # with the last clean item's keys whose values are all clean text (one call, see
         # quality.dict_values_clean) is only counted.
-        values = item if type(item) is dict else _item_values(item)
-        verdict = 0 if values is None else dict_values_clean(values, self._run_keys)
+        try:
+            values = item if type(item) is dict else _item_values(item)
+            verdict = 0 if values is None else dict_values_clean(values, self._run_keys)
+        except Exception:  # user code run by reading the item: the exact path copes
+            values, verdict = None, 0
         if verdict == 2:
             run = self._run = self._run + 1
             if run >= self._run_limit:

@@ -360,6 +360,18 @@ _UTF8_BOM = b"\xef\xbb\xbf"
 _BYTES_WHITESPACE = " \t\n\r\x0b\x0c"  # what bytes.strip() strips
 
 
+@cache
+def parsel_parses_body_as_text() -> bool:
+    """Whether parsel builds the same selector from a UTF-8 body as from its text: from 1.10
+    on. parsel 1.8 and 1.9 read any text that is valid JSON as JSON, whatever the type asked
+    for, but a body only when its encoding is spelt ``"utf8"``."""
+    try:
+        major, minor = (int(part) for part in parsel.__version__.split(".")[:2])
+    except (AttributeError, ValueError):
+        return False
+    return (major, minor) >= (1, 10)
+
+
 def _body_is_parsel_bytes(body: bytes, text: str, decision: Decision | None) -> bool:
     """Whether parsel, handed ``body`` as UTF-8, parses exactly the bytes it would make of
     ``text`` (``text.strip().replace("\x00", "").encode("utf-8")``; from the body it strips
@@ -494,7 +506,11 @@ class CharsetResponseMixin:
             response: Any = self
             text = self.text
             kind: Any = _SELECTOR_TYPES.get(self._charset_kind)
-            if kind is None or not _body_is_parsel_bytes(self.body, text, self._cached_benc[1]):
+            if (
+                kind is None
+                or not parsel_parses_body_as_text()
+                or not _body_is_parsel_bytes(self.body, text, self._cached_benc[1])
+            ):
                 self._cached_selector = Selector(response)
             else:
                 base_url = get_base_url(response)

@@ -359,6 +359,12 @@ _FAMILY_OF_LANGUAGE = {
 _ASCII_WORD = lazy_compile(rb"(?<![\x80-\xff\w])[a-z]{2,}(?![\x80-\xff\w])")
 # Enough different function words of a language to say the page is in it.
 _FAMILY_WORDS = 3
+# English function words (letters.py has no English: its texts need no detection), so that
+# English text, whose "to", "do", "by" are Czech and Slovak words too, is of no family.
+_ENGLISH_WORDS = frozenset(
+    "the and of to in is it that for on with as by at be this are was from or not you your"
+    " have has an we our they their can will all do if no so but which".split()
+)
 # A letter against a box-drawing or block character: text in another DOS code page (852,
 # 855) read as IBM866, not IBM866 text.
 _BOX_IN_WORD = lazy_compile("[\u0400-\u04ff][\u2500-\u259f]|[\u2500-\u259f][\u0400-\u04ff]")
@@ -370,6 +376,7 @@ def _family_of_words(sample: bytes) -> str | None:
     they are not all of one family (or of none)."""
     words = {w.decode("ascii") for w in _ASCII_WORD.findall(sample.lower())}
     hits = {language: len(words.intersection(listed.split())) for language, listed in WORDS.items()}
+    hits["english"] = len(words.intersection(_ENGLISH_WORDS))  # of no family
     most = max(hits.values())
     families = {_FAMILY_OF_LANGUAGE.get(language) for language, n in hits.items() if n == most}
     family = families.pop() if len(families) == 1 else None

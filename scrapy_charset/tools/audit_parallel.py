@@ -295,8 +295,15 @@ def _pool_round(
     """The outcomes of ``work`` in one pool, as they come; the tasks it could not finish
     because a worker died are put in ``lost``."""
     pool = ProcessPoolExecutor(jobs, context, _start_worker, (setup,))
+    done = False
     try:
-        pending = {pool.submit(_run_task, task): task for task in work}
+        pending = {}
+        for number, task in enumerate(work):
+            try:
+                pending[pool.submit(_run_task, task)] = task
+            except BrokenProcessPool:  # a worker died already: the rest goes on elsewhere
+                lost.extend(work[number:])
+                break
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
@@ -305,7 +312,11 @@ def _pool_round(
                     yield future.result()
                 except BrokenProcessPool:
                     lost.append(task)
-    finally:  # on an error here, the tasks not started are dropped
+        done = True
+    finally:
+        if not done:  # an error or an interrupt in the parent: the workers stop now
+            for process in list(getattr(pool, "_processes", None) or {}).values():
+                process.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
 
 

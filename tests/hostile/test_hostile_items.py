@@ -140,3 +140,30 @@ def test_a_key_whose_eq_raises_never_loses_the_item(
     for _ in range(3):  # the fast path too, once the item's keys are known
         assert pipeline.process_item(item) is item
     pipeline.close_spider()
+
+
+def test_an_item_whose_attribute_lookup_raises_never_loses_the_item() -> None:
+    """A dataclass item whose instance dict holds a key that compares equal to a field name's
+    hash and raises in ``__eq__``: reading the item runs that code (the compiled check and
+    getattr alike); the item goes on unchanged, counted as an item the pipeline failed on."""
+    from dataclasses import dataclass
+
+    @dataclass
+    class Article:
+        title: str
+        note: str
+
+    class Collides:
+        def __hash__(self) -> int:
+            return hash("note")
+
+        def __eq__(self, other: object) -> bool:
+            raise ValueError("no comparing")
+
+    pipeline = make_pipeline()
+    for _ in range(3):
+        item = Article("ｔｉｔｌｅ", "x")
+        del item.__dict__["note"]
+        item.__dict__[Collides()] = 1
+        assert pipeline.process_item(item) is item
+    pipeline.close_spider()

@@ -147,3 +147,20 @@ def test_a_head_that_may_not_declare_declares_nothing(pieces: list[bytes], bom: 
     decision = decode_html(body, "text/html; charset=iso-8859-5")[1]
     assert [d.source.value for d in decision.overridden] in ([], ["header"])
     assert decision.encoding == lookup("iso-8859-5") or decision.source.value == "bom"
+
+
+def test_plans_keep_no_header_bytes_a_server_could_multiply() -> None:
+    """A plan is cached per Content-Type value list; a response sending the header many times
+    (or a value too long) gets the same text and decision from the general path, and the
+    cache keeps none of its bytes."""
+    mw, _ = middleware()
+    values = [f"text/html; charset=utf-8; x={n}".encode() for n in range(3)]
+    for header in (values, [b"text/html; charset=utf-8; x=" + b"y" * 300]):
+        request = Request("http://example.com/")
+        response = HtmlResponse(request.url, headers={"Content-Type": header}, body=b"<p>\xc3\xa9")
+        result = mw.process_response(request, response)
+        assert result.text == "<p>é"
+        assert result.charset_decision == decode_html(b"<p>\xc3\xa9", header)[1]
+    assert not any(len(key) > 3 or any(len(v) > 256 for v in key) for key in mw._plans)
+    kept = [key for key in mw._plans if any(value in key for value in values)]
+    assert kept == []

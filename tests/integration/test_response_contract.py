@@ -272,3 +272,32 @@ def test_the_selector_is_scrapys_selector_of_the_text(
     assert selector_state(selector) == expected_state
     assert response.css("p::text").getall() == expected.css("p::text").getall()
     assert response.xpath("//title/text()").getall() == expected.xpath("//title/text()").getall()
+
+
+def test_parsel_before_1_10_is_handed_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """parsel 1.8 and 1.9 read a text that is valid JSON as JSON but a body only when its
+    encoding is spelt "utf8": there the selector is always made from the text, as Scrapy's."""
+    import parsel
+    import parsel.selector
+
+    from scrapy_charset.integration import response as response_module
+
+    handed: list[str] = []
+    from_text = parsel.selector._get_root_and_type_from_text
+
+    def spy(text: str, *args: Any, **kwargs: Any) -> Any:
+        handed.append(text)
+        return from_text(text, *args, **kwargs)
+
+    body = SELECTOR_PAGE.encode()
+    headers = {"Content-Type": "text/html; charset=utf-8"}
+    for version, text_handed in (("1.9.1", True), ("1.10.0", False), (parsel.__version__, False)):
+        monkeypatch.setattr(parsel, "__version__", version)
+        monkeypatch.setattr(parsel.selector, "_get_root_and_type_from_text", spy)
+        response_module.parsel_parses_body_as_text.cache_clear()
+        handed.clear()
+        response = through(HtmlResponse("http://example.com/", body=body, headers=headers))
+        assert response.selector.css("p::text").get() == "Größe 日本語"
+        assert bool(handed) is text_handed, version
+        monkeypatch.undo()
+    response_module.parsel_parses_body_as_text.cache_clear()

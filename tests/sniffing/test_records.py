@@ -171,3 +171,18 @@ def test_subclass_fields_follow_the_base_fields_as_in_a_dataclass() -> None:
     plain = _PlainDecision(*base)
     assert repr(plain) == repr(Decision(*base)).replace("Decision", "_PlainDecision", 1)
     assert plain == _PlainDecision(*base) != _PlainDecision(UTF_8, Source.HEADER, "x")
+
+
+class _Private(Decision):
+    __slots__ = ("__secret",)
+
+    def __init__(self, *args: Any, secret: str = "s") -> None:
+        super().__init__(*args[:5])
+        _set(self, "_Private__secret", args[5] if len(args) > 5 else secret)
+
+
+def test_a_private_slot_of_a_subclass_is_a_field() -> None:
+    record = _Private(UTF_8, Source.HEADER, secret="k")
+    assert repr(record).endswith("_Private__secret='k')")
+    assert record != _Private(UTF_8, Source.HEADER, secret="j")
+    assert pickle.loads(pickle.dumps(record)) == record and hash(record)

@@ -325,3 +325,15 @@ def test_words_of_no_single_family_decide_nothing() -> None:
     swedish = "Stadsbiblioteket är öppet även på lördagar. Barnen kan läsa böcker och spela spel."
     text, decision = decode_html(_labelled(swedish, "cp437", "cp437"))
     assert decision.encoding == lookup("windows-1252")
+
+
+def test_english_words_are_of_no_family() -> None:
+    """English shares "to", "do" and "by" with Czech and Slovak: English text in a DOS code
+    page under a label no browser knows stays windows-1252, as Chromium shows it."""
+    from scrapy_charset.sniffing.sniff import _family_of_words
+
+    english = b"Press any key to continue. Written by John, do not copy. Back to menu."
+    assert _family_of_words(english) is None
+    assert _family_of_words(b"How to do it by hand, step by step") is None
+    czech = "Dnes je to den, kdy se do města vrátí jaro a na náměstí bude trh.".encode("cp852")
+    assert _family_of_words(czech) == "windows-1250"

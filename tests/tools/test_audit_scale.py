@@ -11,6 +11,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -508,3 +509,36 @@ def test_jobs_go_on_when_a_worker_dies(archive: Path, tmp_path: Path, killer: st
     # the error comes where the killer was in input order
     assert pages.index(died[0]) == len(MIX) + sorted(
         [killer, *(f"p{n:02}.html" for n in range(40))]).index(killer)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers")
+def test_jobs_go_on_when_the_pool_breaks_while_tasks_are_handed_out(
+    archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pool that breaks before every task is handed out (a worker died early): the tasks
+    not handed out go on, and the output is that of --jobs 1."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from scrapy_charset.tools import audit_parallel
+
+    files = tmp_path / "many"
+    files.mkdir()
+    for number in range(12):
+        (files / f"p{number:02}.html").write_bytes(MIX[number % len(MIX)].body)
+    broken: list[int] = []
+
+    class BreaksOnce(audit_parallel.ProcessPoolExecutor):  # type: ignore[misc]
+        handed = 0
+
+        def submit(self, *args: Any, **kwargs: Any) -> Any:
+            BreaksOnce.handed += 1
+            if BreaksOnce.handed == 3 and not broken:
+                broken.append(1)
+                raise BrokenProcessPool("a worker died")
+            return super().submit(*args, **kwargs)
+
+    monkeypatch.setattr(audit_parallel, "ProcessPoolExecutor", BreaksOnce)
+    inputs = [str(archive / "a.warc"), str(files), "--format", "jsonl"]
+    two = run_audit(*inputs, "--jobs", "2")
+    assert broken and two.status == 0, two.err
+    assert two.out == run_audit(*inputs, "--jobs", "1").out
