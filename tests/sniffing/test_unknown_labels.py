@@ -330,7 +330,7 @@ def test_words_of_no_single_family_decide_nothing() -> None:
 def test_english_words_are_of_no_family() -> None:
     """English shares "to", "do" and "by" with Czech and Slovak: English text in a DOS code
     page under a label no browser knows stays windows-1252, as Chromium shows it."""
-    from scrapy_charset.sniffing.sniff import _family_of_words
+    from scrapy_charset.sniffing.unknown_labels import _family_of_words
 
     english = b"Press any key to continue. Written by John, do not copy. Back to menu."
     assert _family_of_words(english) is None
