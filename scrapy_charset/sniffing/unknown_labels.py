@@ -12,7 +12,7 @@ from .._regex import lazy_compile
 from ..encoding import UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, Encoding, decode, get_encoding
 from .decision import Source
 from .detect import PREFIX_BYTES, detection_window, text_sample
-from .letters import WORDS
+from .letters import LATIN_CANDIDATES, WORDS
 from .tld import tld_default
 
 # What Chromium's detector shows for text the project detects as the key (measured,
@@ -29,7 +29,9 @@ _CHROMIUM_SHOWS: dict[str, str] = {
     "windows-1258": "windows-1252",
 }
 _UNDEFINED_IN_WINDOWS_1252 = lazy_compile(rb"[\x81\x8d\x8f\x90\x9d]")
-_IBM866 = get_encoding("IBM866")
+# The detector's Western readings, and all its Latin ones but macintosh (whose rules follow).
+_WESTERN_GUESSES = {"windows-1252", "windows-1254", "macintosh"}
+_LATIN_GUESSES = set(LATIN_CANDIDATES) - {"macintosh"}
 _NEVER_DETECTED_BY_CHROMIUM = (UTF_8, UTF_16LE, UTF_16BE, get_encoding("ISO-2022-JP"))
 # Languages written in windows-1250 and windows-1257, by the function words of letters.py:
 # their text in a code page no browser has (DOS 852 and 775, Mac Central European) is what
@@ -40,6 +42,11 @@ _FAMILY_OF_LANGUAGE = {
     "hungarian": "windows-1250", "south slavic": "windows-1250",
     "latvian": "windows-1257", "lithuanian": "windows-1257",
 }  # fmt: skip
+# Languages written in windows-1252, by the same function words.
+_WESTERN = {
+    "french", "german", "spanish", "portuguese", "italian", "catalan", "dutch", "nordic",
+    "icelandic", "faroese", "english",
+}  # fmt: skip
 _ASCII_WORD = lazy_compile(rb"(?<![\x80-\xff\w])[a-z]{2,}(?![\x80-\xff\w])")
 # Enough different function words of a language to say the page is in it.
 _FAMILY_WORDS = 3
@@ -49,22 +56,85 @@ _ENGLISH_WORDS = frozenset(
     "the and of to in is it that for on with as by at be this are was from or not you your"
     " have has an we our they their can will all do if no so but which".split()
 )
-# A letter against a box-drawing or block character: text in another DOS code page (852,
-# 855) read as IBM866, not IBM866 text.
-_BOX_IN_WORD = lazy_compile("[\u0400-\u04ff][\u2500-\u259f]|[\u2500-\u259f][\u0400-\u04ff]")
+# A box-drawing or block character against a letter: text in another DOS code page (852,
+# 855) read as IBM866 or KOI8, or DOS text with tables drawn against the words.
+_BOX_IN_WORD = lazy_compile(
+    "(?<=[\u0400-\u04ff])[\u2500-\u259f]|[\u2500-\u259f](?=[\u0400-\u04ff])"
+)
+# KOI8 has letters among its box characters (0x80-0xBF: `ё`, Ukrainian `є і ї ґ`, and the
+# Tajik letters of KOI8-T read as KOI8-U): text in KOI8 shows a few box characters against
+# letters (measured: 7% of the non-ASCII characters of Tajik KOI8-T text), DOS 855 text and
+# DOS 866 text with tight tables one in six or more (17-29%). For IBM866 any one counts:
+# Chromium shows windows-1252 also for Russian DOS text with tables (tests/data/chromium/
+# unknown_labels_classes.jsonl.gz).
+_KOI8_BOX_SHARE = 1 / 8
+_BOX_READINGS = {"IBM866": 0.0, "KOI8-R": _KOI8_BOX_SHARE, "KOI8-U": _KOI8_BOX_SHARE}
+
+
+def _word_hits(sample: bytes) -> dict[str, int]:
+    """How many different function words of each language (letters.py's and English) are
+    among the ASCII words of ``sample``."""
+    words = {w.decode("ascii") for w in _ASCII_WORD.findall(sample.lower())}
+    hits = {language: len(words.intersection(listed.split())) for language, listed in WORDS.items()}
+    hits["english"] = len(words.intersection(_ENGLISH_WORDS))
+    return hits
+
+
+def _language_families(sample: bytes) -> tuple[set[str | None], int]:
+    """The families (``_FAMILY_OF_LANGUAGE``; ``None`` for a language of none, ``"english"``
+    for English) of the languages whose function words are most of the different ASCII
+    words of ``sample``, and how many of those words there are."""
+    hits = _word_hits(sample)
+    most = max(hits.values())
+    families = {
+        "english" if language == "english" else _FAMILY_OF_LANGUAGE.get(language)
+        for language, n in hits.items()
+        if n == most
+    }
+    return families, most
 
 
 def _family_of_words(sample: bytes) -> str | None:
     """The encoding of ``_FAMILY_OF_LANGUAGE`` for the languages whose function words are most
     of the different ASCII words of ``sample`` (at least ``_FAMILY_WORDS``); ``None`` when
-    they are not all of one family (or of none)."""
-    words = {w.decode("ascii") for w in _ASCII_WORD.findall(sample.lower())}
-    hits = {language: len(words.intersection(listed.split())) for language, listed in WORDS.items()}
-    hits["english"] = len(words.intersection(_ENGLISH_WORDS))  # of no family
-    most = max(hits.values())
-    families = {_FAMILY_OF_LANGUAGE.get(language) for language, n in hits.items() if n == most}
+    they are not all of one family (or of none; English is of none)."""
+    families, most = _language_families(sample)
     family = families.pop() if len(families) == 1 else None
-    return family if most >= _FAMILY_WORDS else None
+    return family if most >= _FAMILY_WORDS and family != "english" else None
+
+
+def _languages_of_words(sample: bytes) -> set[str]:
+    """The languages whose function words are most of the different ASCII words of
+    ``sample`` (at least ``_FAMILY_WORDS`` of them; none when fewer)."""
+    hits = _word_hits(sample)
+    most = max(hits.values())
+    if most < _FAMILY_WORDS:
+        return set()
+    return {language for language, n in hits.items() if n == most}
+
+
+def _of_western_language(sample: bytes) -> bool:
+    """Whether the function words of ``sample`` are of a windows-1252 language only."""
+    languages = _languages_of_words(sample)
+    return bool(languages) and languages <= _WESTERN
+
+
+def _is_english(sample: bytes) -> bool:
+    """Whether the function words of ``sample`` are English ones (at least ``_FAMILY_WORDS``,
+    more than of any other language)."""
+    families, most = _language_families(sample)
+    return families == {"english"} and most >= _FAMILY_WORDS
+
+
+def _box_drawn(sample: bytes, detected: Encoding) -> bool:
+    """Whether ``detected``, a Cyrillic DOS or KOI8 encoding, reads box-drawing characters
+    against the letters of ``sample`` (more than its ``_BOX_READINGS`` share)."""
+    share = _BOX_READINGS.get(detected.name)
+    if share is None:
+        return False
+    text = decode(sample, detected)
+    boxes = len(_BOX_IN_WORD.findall(text))
+    return boxes > share * (len(text) - len(text.encode("ascii", "ignore")))
 
 
 # Signs of running text (as letters.py counts them): a cheap reading of a byte.
@@ -95,17 +165,24 @@ def _reads_as_mac(sample: bytes) -> bool:
 
 
 def _shown_for_mac(sample: bytes) -> str:
-    """What Chromium shows for Mac Roman text that has no byte windows-1252 lacks:
-    windows-1252, or windows-1250 where only that reading makes every non-ASCII byte a
-    letter (Danish and Norwegian `æ ø` are windows-1252 `¾ ¿`, windows-1250 `ľ ż`)."""
-    if _symbols(sample, "windows-1250") == 0 < _symbols(sample, "windows-1252"):
+    """What Chromium shows for Western text in Mac Roman that has no byte windows-1252 lacks:
+    windows-1252, or windows-1250 where windows-1252 reads signs inside words and
+    windows-1250 letters (Danish and Norwegian `æ ø` are windows-1252 `¾ ¿`, windows-1250
+    `ľ ż`); a sign between words (a bullet `•`, windows-1252 `¥`) is no evidence."""
+    if _signs_in_words(sample, "windows-1250") == 0 < _signs_in_words(sample, "windows-1252"):
         return "windows-1250"
     return "windows-1252"
 
 
-def _symbols(sample: bytes, name: str) -> int:
-    """How many non-ASCII characters of ``sample`` read in ``name`` are not letters."""
-    return sum(not char.isalpha() for char in decode(sample, get_encoding(name)) if char > "\x7f")
+# A non-ASCII character with a letter before or after it.
+_NON_ASCII_IN_WORD = lazy_compile(r"(?<=[^\W\d_])[^\x00-\x7f]|[^\x00-\x7f](?=[^\W\d_])")
+
+
+def _signs_in_words(sample: bytes, name: str) -> int:
+    """How many non-ASCII characters of ``sample`` read in ``name`` stand against a letter
+    but are no letters."""
+    text = decode(sample, get_encoding(name))
+    return sum(not char.isalpha() for char in _NON_ASCII_IN_WORD.findall(text))
 
 
 def as_chromium_shows(
@@ -113,31 +190,46 @@ def as_chromium_shows(
 ) -> tuple[Encoding, Source]:
     """The encoding and source for a page labelled with a name no browser knows, given the TLD
     of its URL and what the detector found (``detected``; ``detecting`` is false when detection
-    is turned off). Chromium
-    ignores the label and shows what its detector says, even where that is not the true text
-    (an undeclared page gets the true text): valid UTF-8 (`utf8mb4`) as the TLD's default or
-    windows-1252, and the siblings its detector picks (`latin9` French as windows-1252,
-    `mac-cyrillic` Russian as windows-1251). Text in a code page no browser has reads as the
-    encoding of its language's family (Polish, Czech, ... in DOS 852 or Mac Central European
-    as windows-1250; Latvian, Lithuanian as windows-1257), DOS Cyrillic 855 as windows-1252."""
+    is turned off). Chromium ignores the label and shows what its detector says, even where
+    that is not the true text (an undeclared page gets the true text): valid UTF-8
+    (`utf8mb4`) as the TLD's default or windows-1252, and the siblings its detector picks
+    (`latin9` French as windows-1252, `mac-cyrillic` Russian as windows-1251). Text in a code
+    page no browser has reads as the encoding of its language's family (Polish, Czech,
+    Slovak ... in DOS 852 or Mac Central European as windows-1250; Latvian, Lithuanian as
+    windows-1257); DOS Cyrillic 855 and DOS text with tables as windows-1252; English DOS
+    text as windows-1252 or macintosh; Western Mac text as windows-1252 unless windows-1252
+    reads signs inside its words (Danish `æ ø`: windows-1250)."""
     window = detection_window(data, PREFIX_BYTES)  # what the detectors read
     sample = text_sample(window)
-    if detected == _IBM866 and _BOX_IN_WORD.search(decode(sample, _IBM866)):
-        # DOS Cyrillic (855) read as IBM866 box drawing: Chromium's guesses for it are
-        # noise (windows-1256, ISO-8859-10, ...), windows-1252 the most frequent, whatever
-        # the TLD.
+    if detected is not None and _box_drawn(sample, detected):
+        # DOS Cyrillic (855) read as IBM866 or KOI8 box drawing, or DOS text with tables:
+        # Chromium's guesses for DOS 855 text are noise (windows-1256, ISO-8859-10, ...),
+        # windows-1252 the most frequent, whatever the TLD; for tables windows-1252.
         return WINDOWS_1252, Source.DEFAULT
-    if detecting and (detected is None or detected.name == "macintosh"):
+    if detecting and (detected is None or detected.name in _WESTERN_GUESSES):
+        # Central European words whose letters the detector read as Western (or as none):
+        # Chromium shows the family's encoding (Slovak, Slovene, Czech DOS 852 text).
         family = _family_of_words(sample)
         if family is not None:
             return get_encoding(family), Source.DETECTION
-        if detected is None and _reads_as_mac(sample):
+    english = detected is not None and detected.name in _LATIN_GUESSES and _is_english(sample)
+    if detecting and (detected is None or english):
+        # Text of no language (or English text, whose few accents the detector read as
+        # Central European letters: `café £4` as windows-1250 `caf‚ ś4`): Chromium shows
+        # macintosh where that reading is much more plausible, else windows-1252.
+        if _reads_as_mac(sample):
             return get_encoding("macintosh"), Source.DETECTION
+        if english:
+            return WINDOWS_1252, Source.DETECTION
     if detected is not None and detected not in _NEVER_DETECTED_BY_CHROMIUM:
         shown = _CHROMIUM_SHOWS.get(detected.name)
         if detected.name == "macintosh" and not _UNDEFINED_IN_WINDOWS_1252.search(window):
             # Mac text with no byte windows-1252 lacks (German, Spanish) is windows-1252 in
             # Chromium; French and Portuguese (`ç` is 0x8D) stay macintosh.
+            shown = _shown_for_mac(sample)
+        elif detected.name == "windows-1250" and _of_western_language(sample):
+            # Words of a windows-1252 language whose letters the detector read as
+            # windows-1250 ones (German Mac Roman `ä ö ü` as `Š š ź`): as Mac text.
             shown = _shown_for_mac(sample)
         return get_encoding(shown) if shown else detected, Source.DETECTION
     default = tld_default(tld)

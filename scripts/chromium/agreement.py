@@ -1,8 +1,10 @@
 """Agreement with Chromium on pages labelled with names no browser knows, grouped.
 
-Usage: ``PYTHONPATH=. python scripts/chromium/agreement.py [--split dev,fresh] [--misses]``
-prints, per split of ``unknown_labels_more.jsonl.gz`` (and the older ``unknown_labels``
-fixture as ``old``), how many pages read as Chromium shows them, per label, and with
+Usage: ``PYTHONPATH=. python scripts/chromium/agreement.py [--split=dev,fresh] [--held-out]
+[--misses]`` prints, per split of ``unknown_labels_more.jsonl.gz`` (the held-out split only
+with ``--held-out``), of the older ``unknown_labels`` fixture (``old``) and of
+``unknown_labels_classes.jsonl.gz`` (``probe``), how many pages read as Chromium shows them,
+per label, and with
 ``--misses`` each page that does not (label, language, size, host: Chromium's encoding
 and the project's).
 """
@@ -24,7 +26,11 @@ DATA = Path(__file__).parents[2] / "tests" / "data" / "chromium"
 
 def load() -> list[dict]:
     rows = []
-    fixtures = (("unknown_labels.jsonl.gz", "old"), ("unknown_labels_more.jsonl.gz", None))
+    fixtures = (
+        ("unknown_labels.jsonl.gz", "old"),
+        ("unknown_labels_more.jsonl.gz", None),
+        ("unknown_labels_classes.jsonl.gz", None),
+    )
     for name, default in fixtures:
         with gzip.open(DATA / name, "rt", encoding="utf-8") as f:
             f.readline()
@@ -52,7 +58,12 @@ def main(argv: list[str]) -> int:
     for arg in argv:
         if arg.startswith("--split="):
             splits = set(arg.split("=", 1)[1].split(","))
-    rows = [r for r in load() if splits is None or r["split"] in splits]
+    if splits is None:
+        # The held-out split is for checking rules once they are written, not for writing them.
+        splits = {"old", "dev", "fresh", "probe"}
+        if "--held-out" in argv:
+            splits.add("held-out")
+    rows = [r for r in load() if r["split"] in splits]
     per_split: Counter = Counter()
     totals: Counter = Counter()
     per_label: Counter = Counter()

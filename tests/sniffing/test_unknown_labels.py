@@ -226,8 +226,10 @@ def test_more_unknown_labels_are_ignored(document: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     "split, floor",
     # Measured before the rules found with these recordings: 293/410, 255/335 and 141/244;
-    # after: 343/410, 282/335 and 174/244 (the fresh texts were recorded after the rules).
-    [("dev", 343), ("held-out", 282), ("fresh", 174)],
+    # after: 343/410, 282/335 and 174/244 (the fresh texts were recorded after the rules);
+    # with the rules of unknown_labels_classes.jsonl.gz (written on dev, fresh and those
+    # recordings): dev 349, fresh 191.
+    [("dev", 349), ("held-out", 282), ("fresh", 191)],
 )
 def test_more_recordings_read_mostly_as_chromium(split: str, floor: int) -> None:
     agree, total = _agreement([d for d in MORE if d["split"] == split])
@@ -337,3 +339,139 @@ def test_english_words_are_of_no_family() -> None:
     assert _family_of_words(b"How to do it by hand, step by step") is None
     czech = "Dnes je to den, kdy se do města vrátí jaro a na náměstí bude trh.".encode("cp852")
     assert _family_of_words(czech) == "windows-1250"
+
+
+# Recordings made to settle classes the others left unclear (``scripts/chromium/
+# probe_classes.py``): Russian DOS text with tables, Mac Roman text with and without a bullet,
+# English, Slovak, Slovene and Czech DOS text, DOS 855 text; short and long, from 127.0.0.1
+# and from the country's TLD.
+CLASSES_FIXTURE = FIXTURE.with_name("unknown_labels_classes.jsonl.gz")
+with gzip.open(CLASSES_FIXTURE, "rt", encoding="utf-8") as _f:
+    CLASSES_BROWSER: dict[str, Any] = json.loads(_f.readline())
+    CLASSES: list[dict[str, Any]] = [json.loads(line) for line in _f]
+
+
+def _classes(prefix: str) -> list[dict[str, Any]]:
+    found = [d for d in CLASSES if d["id"].startswith(prefix)]
+    assert found, prefix
+    return found
+
+
+def test_class_recordings_read_mostly_as_chromium() -> None:
+    assert CLASSES_BROWSER["browser"] == "Chromium"
+    assert len(CLASSES) == 92
+    # Measured: 36 of 92 before the rules these recordings settled, 69 after.
+    agree, total = _agreement(CLASSES)
+    assert agree >= 69, (agree, total)
+
+
+def _shows(documents: list[dict[str, Any]], shown: str) -> None:
+    for document in documents:
+        assert document["chromium"]["charset"] == shown, document["id"]
+        body, text, decision = _decode(document)
+        assert decision.encoding == lookup(shown), document["id"]
+        assert text == decode(body, lookup(shown))
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    ["probe-mac-roman-de-bullet", "probe-mac-roman-sv-bullet", "probe-mac-roman-fi-bullet",
+     "probe-mac-roman-nl-bullet-long", "probe-mac-roman-en-bullet", "probe-mac-roman-de-"],
+)  # fmt: skip
+def test_a_bullet_does_not_make_mac_text_windows_1250(prefix: str) -> None:
+    """Mac Roman `•` (0xA5) is windows-1252 `¥` but windows-1250 `Ą`: a sign between words is
+    no evidence against windows-1252, and Chromium shows windows-1252 (it shows windows-1250
+    for Danish and Norwegian, whose `æ ø` are windows-1252 signs inside words)."""
+    _shows(_classes(prefix), "windows-1252")
+
+
+def test_danish_mac_text_is_windows_1250() -> None:
+    _shows(_classes("probe-mac-roman-da-many"), "windows-1250")
+    _shows(_classes("probe-mac-roman-da-fresh-bullet"), "windows-1250")
+
+
+GERMAN = "Gestern Abend hat der Bäcker an der Ecke früher geschlossen als sonst, und die Nachbarn"
+
+
+def test_one_bullet_in_german_mac_text() -> None:
+    body = _labelled("• " + GERMAN, "mac_roman", "mac-roman")
+    text, decision = decode_html(body)
+    assert (decision.encoding, decision.source) == (lookup("windows-1252"), Source.DETECTION)
+    assert text == decode(body, lookup("windows-1252"))
+    danish = "• Søndag går børnene på tur i skoven, og de spiser rødgrød med fløde før de går hjem."
+    body = _labelled(danish, "mac_roman", "mac-roman")
+    assert decode_html(body)[1].encoding == lookup("windows-1250")
+
+
+@pytest.mark.parametrize("prefix", ["probe-cp852-sk", "probe-cp852-cs", "probe-cp852-sl-short",
+                                    "probe-cp852-sl-long-ip", "fresh-cp852-sk", "fresh-cp852-sl"])
+def test_central_european_dos_text_read_as_western_is_windows_1250(prefix: str) -> None:
+    """Slovak, Slovene and Czech DOS 852 text that the detector reads as windows-1252 or
+    windows-1254 (its letters are Western accented letters there): its words are Central
+    European, and Chromium shows windows-1250."""
+    documents = [d for d in CLASSES + MORE if d["id"].startswith(prefix)]
+    assert documents
+    _shows(documents, "windows-1250")
+
+
+SLOVAK = (
+    "Včera večer pekár z našej ulice zatvoril skôr než zvyčajne. Susedia sa znepokojili, ale "
+    "on len odišiel osláviť narodeniny svojej dcéry. Dnes ráno boli rožky hotové už o šiestej "
+    "a rad siahal až na chodník. Dokonca aj poštár sa zastavil, aby si kúpil ešte teplú buchtu."
+)
+
+
+def test_slovak_dos_text() -> None:
+    body = _labelled(SLOVAK, "cp852", "cp852")
+    text, decision = decode_html(body)
+    assert (decision.encoding, decision.source) == (lookup("windows-1250"), Source.DETECTION)
+    assert text == decode(body, lookup("windows-1250"))
+
+
+@pytest.mark.parametrize("prefix", ["meta-cp850-en", "probe-cp437-en-dos-437-short"])
+def test_english_dos_text_is_not_central_european(prefix: str) -> None:
+    """English DOS text with a dozen non-ASCII bytes (`café £4.50`: windows-1250 `caf‚ ś4.50`):
+    Chromium shows windows-1252 (macintosh when the Mac reading is much more plausible)."""
+    _shows([d for d in CLASSES + MORE if d["id"].startswith(prefix)], "windows-1252")
+
+
+def test_english_dos_text() -> None:
+    english = (
+        "The café on Mill Lane charges £4.50 for a pot of tea, and the owner says that it is "
+        "still cheaper than the station."
+    )
+    body = _labelled(english, "cp850", "cp850")
+    assert decode_html(body)[1].encoding == lookup("windows-1252")
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    ["probe-dos-866-ru-table-single", "probe-dos-866-ru-table-tight",
+     "probe-dos-866-ru-table-double-long", "fresh-cp855-uk-short-ip"],
+)  # fmt: skip
+def test_box_drawing_against_letters_is_windows_1252(prefix: str) -> None:
+    """Russian DOS text with tables whose lines touch the words (`│Отдел│`), and DOS 855 text
+    read as IBM866 or KOI8 box drawing: Chromium shows windows-1252 (short text with a
+    double-line table stays IBM866 there: not followed)."""
+    _shows([d for d in CLASSES + MORE if d["id"].startswith(prefix)], "windows-1252")
+    # Russian DOS text without tables is IBM866 in both.
+    _shows(_classes("probe-dos-866-ru-plain"), "IBM866")
+
+
+def test_koi8_reading_with_box_drawing_inside_words() -> None:
+    # Russian DOS text whose tables touch the words reads as KOI8-R to the detector (DOS
+    # `а-п` are KOI8-R box characters): one in six of its non-ASCII characters are box
+    # characters against letters, so it is no KOI8 text; Tajik KOI8-T text (a few `ҳ ғ қ`
+    # that KOI8-U lacks) stays KOI8.
+    table = (
+        "Список участников:\n╒═══╤══════════╕\n│№  │Фамилия   │\n╞═══╪══════════╡\n"
+        "│1  │Иванов    │\n│2  │Петров    │\n╘═══╧══════════╛\nВсех просим прийти к девяти."
+    )
+    body = _labelled(table, "cp866", "dos-866")
+    assert decode_html(body)[1].encoding == lookup("windows-1252")
+    for tajik in [d for d in MORE if d["id"].startswith("meta-koi8-t-tg-long-ip")]:
+        assert tajik["chromium"]["charset"] == "KOI8-U"
+        body, text, decision = _decode(tajik)
+        # (KOI8-R reads the bytes of this text as KOI8-U does)
+        assert decision.encoding.name.startswith("KOI8")
+        assert text == decode(body, lookup("KOI8-U"))
