@@ -8,6 +8,8 @@ project's detector finds in it.
 
 from __future__ import annotations
 
+import re
+
 from .._regex import lazy_compile
 from ..encoding import UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, Encoding, decode, get_encoding
 from .decision import Source
@@ -32,6 +34,8 @@ _UNDEFINED_IN_WINDOWS_1252 = lazy_compile(rb"[\x81\x8d\x8f\x90\x9d]")
 # The detector's Western readings, and all its Latin ones but macintosh (whose rules follow).
 _WESTERN_GUESSES = {"windows-1252", "windows-1254", "macintosh"}
 _LATIN_GUESSES = set(LATIN_CANDIDATES) - {"macintosh"}
+_HIGH_BYTES = bytes(range(0x80, 0x100))
+_SHIFT_JIS = get_encoding("Shift_JIS")
 _NEVER_DETECTED_BY_CHROMIUM = (UTF_8, UTF_16LE, UTF_16BE, get_encoding("ISO-2022-JP"))
 # Languages written in windows-1250 and windows-1257, by the function words of letters.py:
 # their text in a code page no browser has (DOS 852 and 775, Mac Central European) is what
@@ -137,6 +141,52 @@ def _box_drawn(sample: bytes, detected: Encoding) -> bool:
     return boxes > share * (len(text) - len(text.encode("ascii", "ignore")))
 
 
+# What Chromium shows for text in DOS 855, by its language (measured at every length on the
+# recordings of tests/data/chromium/: Russian 13 of 16 pages, Macedonian 5 of 5 ISO-8859-10;
+# Bulgarian windows-1256, windows-1253 on .bg; Ukrainian, Belarusian, Serbian windows-1252).
+_DOS_855_SHOWN = {
+    "russian": "ISO-8859-10", "macedonian": "ISO-8859-10", "bulgarian": "windows-1256",
+}  # fmt: skip
+_DOS_855_ON_TLD = {("bulgarian", "bg"): "windows-1253"}
+_CYRILLIC_LANGUAGES = ("russian", "ukrainian", "belarusian", "bulgarian", "serbian", "macedonian")
+_CYRILLIC_WORD = re.compile("[\u0400-\u04ff]+")
+
+
+def _dos_855_language(sample: bytes) -> str | None:
+    """The Cyrillic language whose function words are most of the words of ``sample`` read
+    in DOS 855 (at least ``_FAMILY_WORDS`` of them, of one language only); ``None`` for text
+    in any other encoding, whose DOS 855 reading has no such words."""
+    words = set(_CYRILLIC_WORD.findall(sample.decode("cp855", errors="replace").lower()))
+    if len(words) < _FAMILY_WORDS:
+        return None
+    hits = {lang: len(words.intersection(WORDS[lang].split())) for lang in _CYRILLIC_LANGUAGES}
+    most = max(hits.values())
+    best = [language for language, n in hits.items() if n == most]
+    return best[0] if most >= _FAMILY_WORDS and len(best) == 1 else None
+
+
+def _shown_for_dos_855(language: str, tld: str | None) -> str:
+    return _DOS_855_ON_TLD.get((language, tld or ""), _DOS_855_SHOWN.get(language, "windows-1252"))
+
+
+# Shift_JIS lead bytes 0x81-0x83 (punctuation, hiragana and full-width letters, katakana): the
+# most frequent in Japanese text. Text in no browser encoding that is valid Shift_JIS with a
+# third of its non-ASCII bytes among them is Shift_JIS in Chromium (Dutch DOS text, whose
+# `é ë` are 0x82 0x89; Turkish DOS text, `ü é` 0x81 0x82).
+_SHIFT_JIS_FREQUENT_LEADS = bytes(range(0x81, 0x84))
+_SHIFT_JIS_SHARE = 1 / 3
+
+
+def _reads_as_shift_jis(window: bytes) -> bool:
+    """Whether ``window`` is valid Shift_JIS with ``_SHIFT_JIS_SHARE`` of its non-ASCII bytes
+    among the most frequent lead bytes."""
+    high = len(window) - len(window.translate(None, _HIGH_BYTES))
+    leads = len(window) - len(window.translate(None, _SHIFT_JIS_FREQUENT_LEADS))
+    if not high or leads < _SHIFT_JIS_SHARE * high:
+        return False
+    return "\ufffd" not in decode(window, _SHIFT_JIS)
+
+
 # Signs of running text (as letters.py counts them): a cheap reading of a byte.
 _TEXT_SIGNS = frozenset("\xa0\xad«»°©®–—‘’‚“”„…•·€£¥§±×¿¡™²³½¼¾ºª‹›")
 # How much less plausible the windows-1252 reading of text in no browser encoding must be than
@@ -201,6 +251,13 @@ def as_chromium_shows(
     reads signs inside its words (Danish `æ ø`: windows-1250)."""
     window = detection_window(data, PREFIX_BYTES)  # what the detectors read
     sample = text_sample(window)
+    if detecting:
+        dos_855 = _dos_855_language(sample)
+        if dos_855 is not None:
+            # Words of a Cyrillic language in DOS 855: Chromium's answer follows the language.
+            return get_encoding(_shown_for_dos_855(dos_855, tld)), Source.DETECTION
+        if _reads_as_shift_jis(window):
+            return get_encoding("Shift_JIS"), Source.DETECTION
     if detected is not None and _box_drawn(sample, detected):
         # DOS Cyrillic (855) read as IBM866 or KOI8 box drawing, or DOS text with tables:
         # Chromium's guesses for DOS 855 text are noise (windows-1256, ISO-8859-10, ...),
