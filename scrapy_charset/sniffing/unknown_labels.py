@@ -15,7 +15,7 @@ from ..encoding import UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, Encoding, decode
 from .decision import Source
 from .detect import PREFIX_BYTES, detection_window, text_sample
 from .letters import LATIN_CANDIDATES, WORDS
-from .tld import tld_default
+from .tld import chromium_tld_default, tld_default
 
 # What Chromium's detector shows for text the project detects as the key (measured,
 # tests/data/chromium/FINDINGS.md, unknown_labels_more.jsonl.gz): a sibling, or windows-1252
@@ -141,32 +141,40 @@ def _box_drawn(sample: bytes, detected: Encoding) -> bool:
     return boxes > share * (len(text) - len(text.encode("ascii", "ignore")))
 
 
-# What Chromium shows for text in DOS 855, by its language (measured at every length on the
-# recordings of tests/data/chromium/: Russian 13 of 16 pages, Macedonian 5 of 5 ISO-8859-10;
-# Bulgarian windows-1256, windows-1253 on .bg; Ukrainian, Belarusian, Serbian windows-1252).
-_DOS_855_SHOWN = {
+# What Chromium shows for text in DOS 855 and DOS 869, by its language (measured at every
+# length on the recordings of tests/data/chromium/: Russian DOS 855 13 of 16 pages and
+# Macedonian 5 of 5 ISO-8859-10; Bulgarian windows-1256, windows-1253 on .bg; Ukrainian,
+# Belarusian, Serbian windows-1252; Greek DOS 869 windows-1253, 15 of 20 pages).
+_DOS_PAGES: dict[str, tuple[str, ...]] = {
+    "cp855": ("russian", "ukrainian", "belarusian", "bulgarian", "serbian", "macedonian"),
+    "cp869": ("greek",),
+}
+_DOS_SHOWN = {
     "russian": "ISO-8859-10", "macedonian": "ISO-8859-10", "bulgarian": "windows-1256",
+    "greek": "windows-1253",
 }  # fmt: skip
-_DOS_855_ON_TLD = {("bulgarian", "bg"): "windows-1253"}
-_CYRILLIC_LANGUAGES = ("russian", "ukrainian", "belarusian", "bulgarian", "serbian", "macedonian")
-_CYRILLIC_WORD = re.compile("[\u0400-\u04ff]+")
+_DOS_ON_TLD = {("bulgarian", "bg"): "windows-1253"}
+_NON_LATIN_WORD = re.compile("[\u0370-\u04ff]+")
 
 
-def _dos_855_language(sample: bytes) -> str | None:
-    """The Cyrillic language whose function words are most of the words of ``sample`` read
-    in DOS 855 (at least ``_FAMILY_WORDS`` of them, of one language only); ``None`` for text
-    in any other encoding, whose DOS 855 reading has no such words."""
-    words = set(_CYRILLIC_WORD.findall(sample.decode("cp855", errors="replace").lower()))
-    if len(words) < _FAMILY_WORDS:
-        return None
-    hits = {lang: len(words.intersection(WORDS[lang].split())) for lang in _CYRILLIC_LANGUAGES}
-    most = max(hits.values())
-    best = [language for language, n in hits.items() if n == most]
-    return best[0] if most >= _FAMILY_WORDS and len(best) == 1 else None
+def _dos_language(sample: bytes) -> str | None:
+    """The language whose function words are most of the words of ``sample`` read in one of
+    ``_DOS_PAGES`` (at least ``_FAMILY_WORDS`` of them, of one language only); ``None`` for
+    text in any other encoding, whose reading there has no such words."""
+    for codec, languages in _DOS_PAGES.items():
+        words = set(_NON_LATIN_WORD.findall(sample.decode(codec, errors="replace").lower()))
+        if len(words) < _FAMILY_WORDS:
+            continue
+        hits = {lang: len(words.intersection(WORDS[lang].split())) for lang in languages}
+        most = max(hits.values())
+        best = [language for language, n in hits.items() if n == most]
+        if most >= _FAMILY_WORDS and len(best) == 1:
+            return best[0]
+    return None
 
 
-def _shown_for_dos_855(language: str, tld: str | None) -> str:
-    return _DOS_855_ON_TLD.get((language, tld or ""), _DOS_855_SHOWN.get(language, "windows-1252"))
+def _shown_for_dos(language: str, tld: str | None) -> str:
+    return _DOS_ON_TLD.get((language, tld or ""), _DOS_SHOWN.get(language, "windows-1252"))
 
 
 # Shift_JIS lead bytes 0x81-0x83 (punctuation, hiragana and full-width letters, katakana): the
@@ -185,6 +193,18 @@ def _reads_as_shift_jis(window: bytes) -> bool:
     if not high or leads < _SHIFT_JIS_SHARE * high:
         return False
     return "\ufffd" not in decode(window, _SHIFT_JIS)
+
+
+_GREEK = ("ISO-8859-7", "windows-1253")
+
+
+def _odd_greek(sample: bytes) -> bool:
+    """Whether windows-1253 reads a sign that is no sign of running text (`’ – «`) inside a
+    word of ``sample``: Greek text in Mac Greek, not in a Greek encoding of the standard."""
+    text = decode(sample, get_encoding("windows-1253"))
+    return any(
+        not char.isalpha() and char not in _TEXT_SIGNS for char in _NON_ASCII_IN_WORD.findall(text)
+    )
 
 
 # Signs of running text (as letters.py counts them): a cheap reading of a byte.
@@ -252,10 +272,10 @@ def as_chromium_shows(
     window = detection_window(data, PREFIX_BYTES)  # what the detectors read
     sample = text_sample(window)
     if detecting:
-        dos_855 = _dos_855_language(sample)
-        if dos_855 is not None:
-            # Words of a Cyrillic language in DOS 855: Chromium's answer follows the language.
-            return get_encoding(_shown_for_dos_855(dos_855, tld)), Source.DETECTION
+        dos = _dos_language(sample)
+        if dos is not None:
+            # Words of a language in DOS 855 or 869: Chromium's answer follows the language.
+            return get_encoding(_shown_for_dos(dos, tld)), Source.DETECTION
         if _reads_as_shift_jis(window):
             return get_encoding("Shift_JIS"), Source.DETECTION
     if detected is not None and _box_drawn(sample, detected):
@@ -284,12 +304,19 @@ def as_chromium_shows(
             # Mac text with no byte windows-1252 lacks (German, Spanish) is windows-1252 in
             # Chromium; French and Portuguese (`ç` is 0x8D) stay macintosh.
             shown = _shown_for_mac(sample)
+        elif detected.name in _GREEK and detected != tld_default(tld) and _odd_greek(sample):
+            # Greek in Mac Greek (accented letters where windows-1253 has `° ¶` or nothing):
+            # Chromium shows KOI8-U, unless the TLD (.gr) steers it back to ISO-8859-7.
+            shown = "KOI8-U"
         elif detected.name == "windows-1250" and _of_western_language(sample):
             # Words of a windows-1252 language whose letters the detector read as
             # windows-1250 ones (German Mac Roman `ä ö ü` as `Š š ź`): as Mac text.
             shown = _shown_for_mac(sample)
         return get_encoding(shown) if shown else detected, Source.DETECTION
-    default = tld_default(tld)
+    # Nothing detected, or an encoding Chromium never detects (UTF-8): its TLD table decides
+    # (for UTF-8 measured; its table differs from the Standard's on a few TLDs).
+    never = detected is not None
+    default = chromium_tld_default(tld) if never else tld_default(tld)
     if default is not None:
         return default, Source.TLD
     return WINDOWS_1252, Source.DEFAULT

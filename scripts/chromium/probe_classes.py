@@ -10,7 +10,7 @@ served from 127.0.0.1 and from the language's country TLD:
   without one bullet (``•`` is 0xA5: ``¥`` in windows-1252, ``Ą`` in windows-1250), and
   Danish/Norwegian with many or few ``æ ø``.
 - English DOS text with a dozen non-ASCII bytes, Slovak/Slovene/Czech DOS 852 text, and
-  Ukrainian DOS 855 text, short and long.
+  DOS 855 text, short and long; Greek DOS 869 and Mac Greek in more texts.
 
 Usage: ``python scripts/chromium/probe_classes.py`` (with Playwright; see README.md).
 """
@@ -22,8 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+sys.path.insert(0, str(Path(__file__).parents[1] / "detection"))
+
 from fresh_texts import FRESH  # noqa: E402
 from record_documents import ROOT, Doc, page, record, write_rows  # noqa: E402
+from probe_unknown_labels import writable  # noqa: E402
+from samples import SAMPLES  # noqa: E402
+from texts import TEXTS  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "chromium" / "unknown_labels_classes.jsonl.gz"
 
@@ -105,6 +110,15 @@ PROBES: list[tuple[str, str, str, str, str]] = [
     ("uk", "cp855", "cp855", FRESH["uk"], "ua"),
     ("ru", "cp855", "cp855", FRESH["ru"], "ru"),
     ("bg", "cp855", "cp855", FRESH["bg"], "bg"),
+    # Greek in DOS 869 and Mac Greek, other texts (the recordings differ by text).
+    ("el-sample", "cp869", "cp869", SAMPLES["el"], "gr"),
+    ("el-texts", "cp869", "cp869", " ".join(TEXTS["el"][1]), "gr"),
+    ("el-history", "cp869", "cp869", " ".join(TEXTS["el-history"][1]), "gr"),
+    ("el-sample", "mac-greek", "mac_greek", SAMPLES["el"], "gr"),
+    ("el-history", "mac-greek", "mac_greek", " ".join(TEXTS["el-history"][1]), "gr"),
+    # Ukrainian DOS 855, other texts, from .ua.
+    ("uk-texts", "cp855", "cp855", " ".join(TEXTS["uk"][1]), "ua"),
+    ("uk-news", "cp855", "cp855", " ".join(TEXTS["uk-news"][1]), "ua"),
 ]  # fmt: skip
 TLD = {"sv": "se", "da": "dk", "en": "uk"}
 
@@ -114,7 +128,7 @@ def docs() -> list[Doc]:
     for key, label, codec, text, tld in PROBES:
         tld = TLD.get(tld, tld)
         for size, repeat in (("short", 1), ("long", 8)):
-            marker = "\n".join([text] * repeat)
+            marker = "\n".join([writable(text, codec)] * repeat)
             body = page(f'<meta charset="{label}">', marker).encode(codec)
             for host in ("127.0.0.1", f"www.example.{tld}"):
                 where = "ip" if host == "127.0.0.1" else tld
