@@ -1,7 +1,7 @@
 """Crawl CPU with CharsetMiddleware against plain Scrapy, measured side by side in one run.
 
 Usage: python benchmarks/bench_crawl.py [--pages 2000] [--rounds 5] [--mix mixed|header-utf8]
-[--check] [--instructions]
+[--check] [--instructions [--keep DIR]]
 
 A local HTTP server (in this process) serves ``--pages`` HTML pages of about 9 KB in a mix of
 encodings and declarations: UTF-8 in the header or undeclared, windows-1252, windows-1251,
@@ -11,6 +11,9 @@ Scrapy, with the middleware, with the middleware, plain Scrapy (the reverse in e
 round), so that a drift of the machine's load during the round, or a cost of running first or
 last, weighs on both alike; every callback reads ``response.text`` and runs a CSS selector. The
 crawling process measures its own CPU time (user + system) from spider_opened to spider_closed.
+The package's bytecode is written first (``compileall``), as installing it does: with
+``PYTHONDONTWRITEBYTECODE`` set, modules first imported mid-crawl were otherwise compiled from
+source in every crawl.
 
 Printed: per-round CPU seconds (the mean of the round's two crawls) and pages/s for both, the
 ratio of each round, and the medians.
@@ -22,12 +25,14 @@ ratio of each round, and the medians.
 instructions the crawling process executes from spider_opened to spider_closed, and prints
 them per page with their ratio: a figure the machine's load does not change, for telling a
 difference of a few percent that the CPU-time ratio of a shared machine cannot (use a few
-hundred pages: callgrind runs some 50 times slower).
+hundred pages: callgrind runs some 50 times slower). ``--keep DIR`` keeps callgrind's output
+files in DIR for ``callgrind_annotate``.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import random
@@ -265,12 +270,15 @@ def callgrind_total(path: str) -> int:
     raise SystemExit(f"no instruction count in {path}")
 
 
-def count_instructions(urls: list[str]) -> None:
-    """One crawl of each kind under callgrind: instructions per page and their ratio."""
+def count_instructions(urls: list[str], keep: str | None = None) -> None:
+    """One crawl of each kind under callgrind: instructions per page and their ratio. With
+    ``keep`` (a directory), callgrind's output files stay there (``callgrind.plain``,
+    ``callgrind.charset``) for ``callgrind_annotate``."""
     with tempfile.TemporaryDirectory() as tmp:
         counts = {}
         for charset in (False, True):
-            result = crawl(urls, charset, os.path.join(tmp, f"callgrind.{int(charset)}"))
+            name = "callgrind." + ("charset" if charset else "plain")
+            result = crawl(urls, charset, os.path.join(keep or tmp, name))
             assert result["pages"] == len(urls), result
             counts[charset] = result["instructions"]
     plain, ours = counts[False], counts[True]
@@ -300,6 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mix", choices=sorted(MIXES), default="mixed")
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--instructions", action="store_true")
+    parser.add_argument("--keep", metavar="DIR", help="--instructions: keep callgrind's files")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -307,6 +316,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     kinds, limit = MIXES[args.mix]
+    # The package's bytecode, as installing it writes: with PYTHONDONTWRITEBYTECODE set, the
+    # modules a crawl first imports mid-crawl (the CJK indexes) were compiled from source in
+    # every crawl, a cost stock Scrapy's installed modules do not pay.
+    compileall.compile_dir(REPO / "scrapy_charset", quiet=1)
     site = make_site(args.pages, kinds)
     server = serve(site)
     port = server.server_address[1]
@@ -318,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         + ("callgrind" if args.instructions else f"{args.rounds} rounds")
     )
     if args.instructions:
-        count_instructions(urls)
+        count_instructions(urls, args.keep)
         server.shutdown()
         return 0
     ratios, plain_cpu, charset_cpu, plain_rate, charset_rate = [], [], [], [], []
