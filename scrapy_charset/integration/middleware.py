@@ -51,7 +51,7 @@ from ..encoding.fast import charmap_table, decode_without_bom, holds_word
 from ..encoding.tables.fast_cjk_data import FAST_CJK
 from ..sniffing import Decision, Source, is_xml_mime_type
 from ..sniffing.content_type import charset_from_content_type
-from ..sniffing.sniff import certain_decision, may_declare
+from ..sniffing.sniff import certain_decision, leading_meta, may_declare
 from .response import (
     BrowserDecoding,
     CharsetHtmlResponse,
@@ -275,10 +275,11 @@ class CharsetMiddleware:
     def _certain(
         self, body: bytes, content_type: list[bytes], kind: str
     ) -> tuple[str, Decision, _Outcome | None] | None:
-        """Where a BOM or the ``Content-Type`` charset decides (HTML and plain text): the
-        text, the decision and its outcome, shared by every body with this header and BOM
-        (``None`` where the decision overrode the document's own declarations). ``None``
-        where neither decides, or for XML: the general path.
+        """Where a BOM or the ``Content-Type`` charset decides (HTML and plain text), or in
+        HTML a leading ``<meta charset>`` that stock Scrapy reads too: the text, the decision
+        and its outcome, shared by every body with this header and BOM (or label); the
+        outcome is ``None`` where the decision overrode the document's own declarations.
+        ``None`` otherwise, and for XML: the general path.
 
         Equal to the general path's answer (``BrowserDecoding.decode``, ``_changed``,
         ``_decision_keys``): the header is read once per value (a plan), stock Scrapy's
@@ -298,16 +299,20 @@ class CharsetMiddleware:
                 stock = "utf-32-le"
             outcome = plan.bom_outcomes.get(stock)
             if outcome is None:
-                outcome = _outcome(_BOM_BYTES[bom.name], plan.header, stock)
+                outcome = _outcome(_certain_of(_BOM_BYTES[bom.name], plan.header), stock)
                 plan.bom_outcomes[stock] = outcome
             text = decode_after_bom(body, bom)
             document = bom is UTF_8  # after a UTF-16 BOM the prescan is moot
         else:
-            outcome = plan.header_outcome
-            # None: no charset a browser or stock Scrapy knows; with a UTF-32BE BOM, stock
-            # Scrapy's codec is no longer the header's.
-            if outcome is None or body[:4] == _UTF_32BE_BOM:
+            if body[:4] == _UTF_32BE_BOM:  # stock Scrapy's codec is this BOM's
                 return None
+            outcome = plan.header_outcome
+            if outcome is None:  # no charset a browser or stock Scrapy knows in the header
+                outcome = _leading_meta_outcome(body) if plan.reads_meta else None
+                if outcome is None:
+                    return None
+                text = decode_without_bom(body, outcome.decision.encoding)
+                return text, outcome.decision, outcome
             text = decode_without_bom(body, outcome.decision.encoding)
             document = True
         if kind == "html" and document and may_declare(body):
@@ -333,15 +338,18 @@ class CharsetMiddleware:
             self._plans[key] = None
             return None
         header = charset_from_content_type(content_type or None)
+        try:
+            stock = _stock_header_codec(content_type[-1] if content_type else b"")
+            known = True
+        except Exception:  # left to the general path (where the statistic is unknown)
+            stock, known = None, False
         header_outcome = None
-        if header is not None and header[1] is not None:
-            try:
-                stock = _stock_header_codec(content_type[-1])
-            except Exception:  # left to the general path (where the statistic is unknown)
-                stock = None
-            if stock is not None:
-                header_outcome = _outcome(b"", header, codec_name(stock))
-        plan = self._plans[key] = _Plan(header, header_outcome, {})
+        if header is not None and header[1] is not None and stock is not None:
+            header_outcome = _outcome(_certain_of(b"", header), codec_name(stock))
+        # Neither a browser nor stock Scrapy reads a charset in the header: in HTML, the
+        # body's declarations decide for both.
+        reads_meta = known and kind == "html" and header is None and stock is None
+        plan = self._plans[key] = _Plan(header, header_outcome, {}, reads_meta)
         return plan
 
     def _explicit(self, response: Response, label: Any) -> tuple[Encoding, str] | None:
@@ -474,11 +482,17 @@ class _Outcome(NamedTuple):
             return None
 
 
-def _outcome(bom: bytes, header: tuple[str, Encoding | None] | None, stock: str) -> _Outcome:
-    """The outcome of the decision a BOM (``bom``, its bytes; or none) and the ``Content-Type``
-    charset (``header``) make, stock Scrapy's codec being ``stock``."""
+def _certain_of(bom: bytes, header: tuple[str, Encoding | None] | None) -> Decision:
+    """The decision a BOM (``bom``, its bytes; or none) and the ``Content-Type`` charset
+    (``header``) make."""
     decision = certain_decision(bom, header, None)
     assert isinstance(decision, Decision)  # a BOM or a header charset decides
+    return decision
+
+
+@lru_cache(maxsize=256)  # one per label and stock codec: a crawl meets few
+def _outcome(decision: Decision, stock: str) -> _Outcome:
+    """The outcome of ``decision``, stock Scrapy's codec being ``stock``."""
     try:
         comparison: tuple[str, Any] | None = _comparison(decision.encoding, stock)
     except Exception:  # as _changed answers
@@ -496,6 +510,21 @@ class _Plan(NamedTuple):
     header: tuple[str, Encoding | None] | None
     header_outcome: _Outcome | None
     bom_outcomes: dict[str, _Outcome]
+    reads_meta: bool  # HTML whose header has no charset for a browser or stock Scrapy
+
+
+def _leading_meta_outcome(body: bytes) -> _Outcome | None:
+    """The outcome where a leading ``<meta charset>`` decides (sniffing's
+    :func:`~scrapy_charset.sniffing.sniff.leading_meta`: no BOM, no charset in the header)
+    and stock Scrapy reads the same ``<meta>`` (where it has no charset in the header
+    either); ``None`` where either is not so."""
+    found = leading_meta(body)
+    if found is None:
+        return None
+    decision, start = found
+    label = _w3lib_plain_meta(body, start)
+    stock = None if label is None else _resolve_label(label)
+    return None if stock is None else _outcome(decision, codec_name(stock))
 
 
 # The standard's BOMs, and the codecs stock Scrapy (w3lib) reads them as.
@@ -652,9 +681,7 @@ def _stock_body_codec(body: bytes) -> str | None:
     # without "charset" or "encoding" there, it finds none (its regular expressions cost more).
     if not (holds_word(body, b"charset", 4096) or holds_word(body, b"encoding", 4096)):
         return None
-    label = _plain_meta_label(body[:4096])
-    codec = None if label is None else _resolve_label(label)
-    return codec if codec is not None else html_body_declared_encoding(body)
+    return html_body_declared_encoding(body)
 
 
 @lru_cache(maxsize=256)  # labels of at most 64 characters (_PLAIN_META)
@@ -662,34 +689,27 @@ def _resolve_label(label: str) -> str | None:
     return resolve_encoding(label)
 
 
-# "<meta" in any letter case, and a <meta charset> in its plainest spelling, which every
-# w3lib reads as the label it quotes (letter cases spelled out: cheaper than re.I).
-_META_START = re.compile(rb"<[Mm][Ee][Tt][Aa]")
+# A <meta charset> in its plainest spelling, which every w3lib reads as the label it quotes
+# (letter cases spelled out: cheaper than re.I).
 _PLAIN_META = re.compile(
     rb"<[Mm][Ee][Tt][Aa][ \t\n\r]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt]="
     rb"""(["'])([A-Za-z0-9_-]{1,64})\1[ \t\n\r]*/?>"""
 )
 
 
-def _plain_meta_label(head: bytes) -> str | None:
-    """The label w3lib reads from ``head`` (the first 4,096 bytes) where the first thing its
-    scan can stop at is a plain ``<meta charset="...">``, found without its scan (which costs
-    more than the rest of the statistic); ``None``: not that case, ask w3lib. Before it must
-    be nothing w3lib's scan could stop at or read instead: a comment, an XML declaration,
-    another ``<meta>`` (also ``< meta``), the ``<body>`` tag."""
-    at = head.find(b"<meta")
-    if at < 0:  # none in lowercase: in another letter case, or none at all
-        found = _META_START.search(head)
-        if found is None:
-            return None
-        at = found.start()
-    # An earlier "<meta" in another letter case is caught by the "meta" test. (.find(), not
-    # "in": bytes' "in" first tries the needle as an integer, which costs an exception.)
-    before = head[:at].lower()
+def _w3lib_plain_meta(body: bytes, start: int) -> str | None:
+    """The label w3lib reads from ``body`` (in its first 4,096 bytes) where the first thing
+    its scan can stop at is a plain ``<meta charset="...">`` at ``start``, found without its
+    scan (which costs more than the rest of the statistic); ``None``: not that case. Before
+    it must be nothing w3lib's scan could stop at or read instead: a comment, an XML
+    declaration, another ``<meta>`` (also ``< meta``), the ``<body>`` tag."""
+    before = body[:start].lower()
+    # (.find(), not "in": bytes' "in" first tries the needle as an integer, which costs an
+    # exception.)
     for stop in (b"<!--", b"?xml", b"meta", b"body"):
         if before.find(stop) >= 0:
             return None
-    match = _PLAIN_META.match(head, at)
+    match = _PLAIN_META.match(body, start, 4096)
     return None if match is None else match.group(2).decode("ascii")
 
 

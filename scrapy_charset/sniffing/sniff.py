@@ -36,8 +36,13 @@ from .detect import (
     Detector,
     fast_path,
 )
-from .late_meta import scan_meta_like_chromium
-from .prescan import PRESCAN_LIMIT, get_xml_encoding, utf16_xml_declaration
+from .late_meta import next_meta, scan_meta_like_chromium
+from .prescan import (
+    PRESCAN_LIMIT,
+    _prescan_substitute,
+    get_xml_encoding,
+    utf16_xml_declaration,
+)
 from .tld import tld_default, tld_of
 from .unknown_labels import as_chromium_shows
 
@@ -102,6 +107,30 @@ def _document_declarations(data: bytes) -> list[Declaration]:
     if xml is not None:
         found.append(Declaration(Source.XML_DECLARATION, xml[0], xml[1]))
     return found
+
+
+def leading_meta(data: bytes) -> tuple[Decision, int] | None:
+    """For an HTML body without a BOM whose ``Content-Type`` names no charset: the decision
+    when the first ``<meta>`` Chromium's scan meets declares, with its ``charset``
+    attribute, an encoding a browser knows, all within the first 1,024 bytes; with the
+    ``<meta>``'s offset. The general rules (:func:`_tentative`) decide the same: that
+    ``<meta>`` is their first declaration, and nothing came before it. ``None`` otherwise
+    (the general rules decide)."""
+    if data[1:2] in b"\x00<":  # maybe a UTF-16 XML declaration (_document_declarations)
+        return None
+    if not holds_word(data, b"charset", PRESCAN_LIMIT):  # the cheap test first
+        return None
+    found = next_meta(data, 0, True, PRESCAN_LIMIT)
+    if found is None:
+        return None
+    start, end, value, is_content, _ = found
+    if is_content or end > PRESCAN_LIMIT:
+        return None
+    label = value.decode("latin-1")  # as late_meta._meta_charset reads it
+    encoding = _prescan_substitute(lookup(label))
+    if encoding is None:
+        return None
+    return _plain_decision(encoding, Source.META, label, False), start
 
 
 def _decision(

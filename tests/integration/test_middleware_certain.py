@@ -1,6 +1,7 @@
-"""The middleware's path for certain decisions (a BOM or the Content-Type charset decides)
-against its general path: the same text, decision, flags, request.meta record, encoding,
-stats and logs on every page, whatever the header, BOM and in-document declarations."""
+"""The middleware's path for certain decisions (a BOM or the Content-Type charset decides,
+or a leading <meta charset> that stock Scrapy reads too) against its general path: the same
+text, decision, flags, request.meta record, encoding, stats and logs on every page, whatever
+the header, BOM and in-document declarations."""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ _HEADS = [
     b'<meta http-equiv="Content-Type" content="text/html; CHARSET=windows-1251">',
     b"<?xml version='1.0' encoding='iso-8859-2'?>", b"<?xml version='1.0'?>",
     b"<\x00?\x00x\x00m\x00l\x00", b"\x00<\x00?\x00x", b"<!-- charset=koi8-r -->",
-    b"x" * 1100, b"<title>Charset</title>",
+    b"x" * 1100, b"<title>Charset</title>", b"<META CHARSET='koi8-r' />",
+    b"<script><meta charset='gbk'></script>", b"<meta charset=euc-kr>", b"<body>",
 ]  # fmt: skip
 _TEXTS = ["plain ascii text", "Größe und Maß", "Съешь же ещё", "日本語のテキスト", "\ufffd x"]
 _CODECS = ["utf-8", "cp1251", "cp932", "latin-1", "utf-16-le"]
@@ -120,6 +122,8 @@ def test_the_certain_path_is_taken_for_bom_and_header_pages(
         ("<meta charset=utf-8><p>Größe".encode(), "text/html; charset=utf-8"),
         ('<meta charset="koi8-r"><p>Größe'.encode(), "text/html; charset=utf-8"),
         ("<p>Привет".encode("cp1251"), "text/html; charset=windows-1251"),
+        ('<meta charset="windows-1251"><p>Привет'.encode("cp1251"), "text/html"),
+        ("<!DOCTYPE html><head><META charset='utf-8' /><p>Größe".encode(), "text/html"),
     ]
     for body, header in pages:
         request = Request("http://example.com/")

@@ -8,15 +8,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scrapy.http import Headers, HtmlResponse
-from w3lib.encoding import html_body_declared_encoding, html_to_unicode
+from w3lib.encoding import html_body_declared_encoding, html_to_unicode, resolve_encoding
 
 from scrapy_charset.encoding import lookup
 from scrapy_charset.integration.middleware import (
-    _plain_meta_label,
+    _leading_meta_outcome,
+    _outcome,
     _stock_body_codec,
+    _w3lib_plain_meta,
     stock_scrapy_codec,
     stock_text_differs,
 )
+from scrapy_charset.integration.response import codec_name
 from scrapy_charset.integration.settings import (
     CharsetSettingsError,
     load_detector,
@@ -189,17 +192,51 @@ _HEAD_PIECES = [
 @settings(max_examples=2000, deadline=None)
 @given(st.lists(st.sampled_from(_HEAD_PIECES), min_size=1, max_size=12), st.booleans())
 def test_stock_body_codec_is_w3libs(pieces: list[bytes], doctype: bool) -> None:
-    # What stock Scrapy reads from the body, found without w3lib's scan on plain pages: the
-    # same answer as w3lib's own, hostile heads included (beyond 4,096 bytes too).
+    # What stock Scrapy reads from the body: w3lib's answer (its scan skipped where the head
+    # holds neither "charset" nor "encoding").
     body = (b"<!DOCTYPE html><html><head>" if doctype else b"") + b"".join(pieces)
     assert _stock_body_codec(body) == html_body_declared_encoding(body)
 
 
-def test_plain_meta_found_without_w3lib() -> None:
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_HEAD_PIECES), min_size=1, max_size=12), st.booleans())
+def test_leading_meta_outcome_is_sniffings_and_w3libs(pieces: list[bytes], doctype: bool) -> None:
+    # Where a leading <meta charset> is read without the general rules and without w3lib's
+    # scan: the decision sniffing makes, and the codec stock Scrapy decodes with.
+    body = (b"<!DOCTYPE html><html><head>" if doctype else b"") + b"".join(pieces)
+    outcome = _leading_meta_outcome(body)
+    if outcome is None:
+        return
+    assert outcome.decision == decode_html(body, "text/html")[1]
+    stock = html_body_declared_encoding(body)
+    assert stock is not None
+    assert stock_scrapy_codec(body, b"text/html") == codec_name(resolve_encoding(stock))
+    assert outcome == _outcome(outcome.decision, codec_name(resolve_encoding(stock)))
+
+
+def test_leading_meta_outcome_answers_plain_pages() -> None:
     head = b'<!DOCTYPE html><html lang="fr"><head><meta charset="UTF-8"><title>x</title>'
-    assert _plain_meta_label(head) == "UTF-8"
-    assert _plain_meta_label(b"<head><meta charset='shift_jis' />") == "shift_jis"
-    # Not the plain case (w3lib decides): a comment, another meta, <body> before it.
+    outcome = _leading_meta_outcome(head)
+    assert outcome is not None and outcome.decision.label == "UTF-8"
+    assert outcome.unchanged  # stock Scrapy decodes UTF-8 too
+    cp1251 = _leading_meta_outcome(b"<head><meta charset='windows-1251' />")
+    assert cp1251 is not None and cp1251.decision.encoding == lookup("windows-1251")
+    # Not the plain case (the general path decides): a comment, another meta, <body> before
+    # it, unquoted, an unknown label, a <meta> in a <script> or past 1,024 bytes.
     for before in (b"<!-- -->", b'<meta name="a" content="b">', b"<body>", b"<?xml ?>"):
-        assert _plain_meta_label(before + b'<meta charset="utf-8">') is None
-    assert _plain_meta_label(b"<meta charset=utf-8>") is None  # unquoted: w3lib decides
+        assert _leading_meta_outcome(before + b'<meta charset="utf-8">') is None
+    for page in (
+        b"<meta charset=utf-8>", b'<meta charset="bogus">', b"<script><meta charset='koi8-r'>",
+        b"<p>" + b"x" * 1100 + b'<meta charset="utf-8">',
+    ):  # fmt: skip
+        assert _leading_meta_outcome(page) is None
+
+
+def test_w3lib_plain_meta() -> None:
+    page = b'<!DOCTYPE html><html><head><meta charset="UTF-8"><title>x</title>'
+    assert _w3lib_plain_meta(page, page.index(b"<meta")) == "UTF-8"
+    assert _w3lib_plain_meta(b"<head><meta charset='shift_jis' />", 6) == "shift_jis"
+    for before in (b"<!-- -->", b'<meta name="a" content="b">', b"<body>", b"<?xml ?>"):
+        page = before + b'<meta charset="utf-8">'
+        assert _w3lib_plain_meta(page, len(before)) is None
+    assert _w3lib_plain_meta(b"<meta charset=utf-8>", 0) is None  # unquoted: w3lib decides
