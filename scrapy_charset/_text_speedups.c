@@ -494,17 +494,17 @@ count_stretches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromSsize_t(count);
 }
 
-/* The region [first, end) of a run of misreading m's characters, with what its bytes read as in
- * UTF-8 (None when they are not valid UTF-8), appended to the list regions. */
-static int
-add_region(PyObject *regions, const unsigned char *table, int kind, const void *data,
-           Py_ssize_t first, Py_ssize_t end)
+/* What the characters [first, end) of misreading m (its byte table) read as in UTF-8: a new
+ * str, or a new reference to None when their bytes are not valid UTF-8; NULL on error. */
+static PyObject *
+region_text(const unsigned char *table, int kind, const void *data, Py_ssize_t first,
+            Py_ssize_t end)
 {
     char small[256];
+    small[0] = 0;
     char *bytes = end - first <= (Py_ssize_t)sizeof(small) ? small : PyMem_Malloc(end - first);
     if (bytes == NULL) {
-        PyErr_NoMemory();
-        return -1;
+        return PyErr_NoMemory();
     }
     for (Py_ssize_t k = first; k < end; k++) {
         bytes[k - first] = (char)table[PyUnicode_READ(kind, data, k)];
@@ -513,17 +513,43 @@ add_region(PyObject *regions, const unsigned char *table, int kind, const void *
     if (bytes != small) {
         PyMem_Free(bytes);
     }
-    if (decoded == NULL) {
-        if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
-            return -1;
-        }
+    if (decoded == NULL && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
         PyErr_Clear();
         decoded = Py_NewRef(Py_None);
     }
-    PyObject *region = Py_BuildValue("(nnN)", first, end, decoded);
-    int failed = region == NULL || PyList_Append(regions, region) < 0;
-    Py_XDECREF(region);
-    return failed ? -1 : 0;
+    return decoded;
+}
+
+/* The next region of misreading m (bit) from index *at: in the next run of its lead and
+ * continuation characters (no character is both) that holds one, from the first lead character
+ * to the last continuation character after it. 1 with [*first, *end) set and *at past the run,
+ * or 0 when none is left. */
+static int
+next_region(unsigned char bit, int kind, const void *data, Py_ssize_t n, Py_ssize_t *at,
+            Py_ssize_t *first_out, Py_ssize_t *end_out)
+{
+    Py_ssize_t first = -1, last = -1; /* in the run so far: its first lead, its last continuation */
+    for (Py_ssize_t i = *at; i <= n; i++) {
+        Py_UCS4 c = i < n ? PyUnicode_READ(kind, data, i) : 0; /* (0: the last run ends) */
+        int lead = c <= lead_hi && (leads[c] & bit);
+        if (lead || (c < BMP && (continuations[c] & bit))) {
+            if (lead && first < 0) {
+                first = i;
+            } else if (!lead && first >= 0) {
+                last = i;
+            }
+            continue;
+        }
+        if (last > first) {
+            *at = i + 1;
+            *first_out = first;
+            *end_out = last + 1;
+            return 1;
+        }
+        first = last = -1;
+    }
+    *at = n + 1;
+    return 0;
 }
 
 /* decoded_regions(text, m, start): [(start, end, decoded), ...], in order, for the first
@@ -558,25 +584,363 @@ decoded_regions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    Py_ssize_t first = -1, last = -1; /* in the run so far: its first lead, its last continuation */
-    for (Py_ssize_t i = from; i <= n && PyList_GET_SIZE(regions) < REGION_BATCH; i++) {
-        Py_UCS4 c = i < n ? PyUnicode_READ(kind, data, i) : 0; /* (0: the last run ends) */
-        int lead = c <= lead_hi && (leads[c] & bit);
-        if (lead || (c < BMP && (continuations[c] & bit))) {
-            if (lead && first < 0) {
-                first = i;
-            } else if (!lead && first >= 0) {
-                last = i;
-            }
-            continue;
-        }
-        if (last > first && add_region(regions, byte_of[m], kind, data, first, last + 1) < 0) {
+    Py_ssize_t first, end;
+    while (PyList_GET_SIZE(regions) < REGION_BATCH &&
+           next_region(bit, kind, data, n, &from, &first, &end)) {
+        PyObject *decoded = region_text(byte_of[m], kind, data, first, end);
+        PyObject *region = decoded == NULL ? NULL : Py_BuildValue("(nnN)", first, end, decoded);
+        if (region == NULL || PyList_Append(regions, region) < 0) {
+            Py_XDECREF(region);
             Py_DECREF(regions);
             return NULL;
         }
-        first = last = -1;
+        Py_DECREF(region);
     }
     return regions;
+}
+
+/* tally(text, m): what quality._tally_python gives for misreading m (the characters its kept
+ * repairs give, the characters they take, the stretches that are not UTF-8), in one pass over
+ * the regions of decoded_regions, or None where it would take a region stretch by stretch (a
+ * region that is not valid UTF-8 or reads as a character that is not text): quality then does.
+ * The rules on characters stay in Python (set with configure_rules): _is_text (remembered here
+ * per BMP character), and _strong and _starts_a_word, asked only where they decide. The steps
+ * follow quality._candidates, _judged and _kept. */
+static PyObject *rule_is_text, *rule_strong, *rule_starts_a_word, *rule_names;
+static unsigned char text_known[BMP]; /* 0: not asked yet, 1: text, 2: not text */
+
+/* quality._is_text(c), or -1 with an exception set. */
+static int
+is_text_char(Py_UCS4 c)
+{
+    if (c < BMP && text_known[c]) {
+        return text_known[c] == 1;
+    }
+    PyObject *one = PyUnicode_FromOrdinal((int)c);
+    PyObject *verdict = one == NULL ? NULL : PyObject_CallOneArg(rule_is_text, one);
+    Py_XDECREF(one);
+    int yes = verdict == NULL ? -1 : PyObject_IsTrue(verdict);
+    Py_XDECREF(verdict);
+    if (yes >= 0 && c < BMP) {
+        text_known[c] = yes ? 1 : 2;
+    }
+    return yes;
+}
+
+/* The character the UTF-8 sequence at bytes[*at] stands for, *at moved past it; -1 when the
+ * bytes there are not strict UTF-8 (as Python's decoder: no overlong form, surrogate, truncated
+ * sequence or code point beyond U+10FFFF). */
+static long
+utf8_next(const unsigned char *bytes, Py_ssize_t size, Py_ssize_t *at)
+{
+    const unsigned char *b = bytes + *at;
+    Py_ssize_t left = size - *at;
+    unsigned char lo = 0x80, hi = 0xBF; /* the second byte's range */
+    int length;
+    if (b[0] < 0x80) {
+        *at += 1;
+        return b[0];
+    } else if (b[0] >= 0xC2 && b[0] <= 0xDF) {
+        length = 2;
+    } else if (b[0] >= 0xE0 && b[0] <= 0xEF) {
+        length = 3;
+        lo = b[0] == 0xE0 ? 0xA0 : 0x80;
+        hi = b[0] == 0xED ? 0x9F : 0xBF;
+    } else if (b[0] >= 0xF0 && b[0] <= 0xF4) {
+        length = 4;
+        lo = b[0] == 0xF0 ? 0x90 : 0x80;
+        hi = b[0] == 0xF4 ? 0x8F : 0xBF;
+    } else {
+        return -1;
+    }
+    if (left < length || b[1] < lo || b[1] > hi) {
+        return -1;
+    }
+    long c = b[0] & (0xFF >> (length + 1));
+    for (int k = 1; k < length; k++) {
+        if (k > 1 && (b[k] < 0x80 || b[k] > 0xBF)) {
+            return -1;
+        }
+        c = (c << 6) | (b[k] & 0x3F);
+    }
+    *at += length;
+    return c;
+}
+
+/* The region [first, end) of misreading m as tally wants it: how many characters its bytes
+ * read as in UTF-8 (0: they are not valid UTF-8; -1: an exception), *alone the character when
+ * only one, and whether all of them are text (*text_ok, asked only for two or more). */
+static Py_ssize_t
+region_reading(long m, int kind, const void *data, Py_ssize_t first, Py_ssize_t end,
+               Py_UCS4 *alone, int *text_ok)
+{
+    unsigned char small[256];
+    Py_ssize_t size = end - first;
+    unsigned char *bytes = size <= (Py_ssize_t)sizeof(small) ? small : PyMem_Malloc(size);
+    if (bytes == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = first; k < end; k++) {
+        bytes[k - first] = byte_of[m][PyUnicode_READ(kind, data, k)];
+    }
+    Py_ssize_t count = 0, at = 0;
+    long c = 0;
+    while (at < size && (c = utf8_next(bytes, size, &at)) >= 0) {
+        *alone = (Py_UCS4)c;
+        count++;
+    }
+    *text_ok = 1;
+    if (c < 0) {
+        count = 0;
+    } else if (count > 1) { /* (a second walk: most regions are short words) */
+        for (at = 0; at < size && *text_ok > 0;) {
+            *text_ok = is_text_char((Py_UCS4)utf8_next(bytes, size, &at));
+        }
+        count = *text_ok < 0 ? -1 : count;
+    }
+    if (bytes != small) {
+        PyMem_Free(bytes);
+    }
+    return count;
+}
+
+/* A Python rule's verdict as 0 or 1 (-1: an exception); the call's arguments are stolen. */
+static int
+ask(PyObject *rule, PyObject *args)
+{
+    PyObject *verdict = args == NULL ? NULL : PyObject_Call(rule, args, NULL);
+    Py_XDECREF(args);
+    int yes = verdict == NULL ? -1 : PyObject_IsTrue(verdict);
+    Py_XDECREF(verdict);
+    return yes;
+}
+
+typedef struct {
+    Py_ssize_t start, end, repaired; /* the stretch [start, end), the characters it repairs to */
+    Py_UCS4 alone;                   /* the character it repairs to, when only one */
+} candidate;
+
+#define NEAR 12       /* quality.NEAR */
+#define MAX_WAITING 16 /* weak candidates within NEAR of the last one: at most 7 */
+
+typedef struct {
+    PyObject *text;
+    int kind;
+    const void *data;
+    Py_ssize_t n, count, explained;
+    candidate waiting[MAX_WAITING]; /* _kept's weak candidates after the last strong one */
+    int waiting_from, waiting_to;
+    Py_ssize_t strong_end;
+} kept_state;
+
+static void
+keep(kept_state *st, candidate c)
+{
+    st->count += c.repaired;
+    st->explained += c.end - c.start;
+}
+
+/* quality._near: within NEAR characters, with no newline between. */
+static int
+near(kept_state *st, Py_ssize_t end, Py_ssize_t start)
+{
+    if (end + NEAR < start) {
+        return 0;
+    }
+    for (Py_ssize_t i = end; i < start; i++) {
+        if (PyUnicode_READ(st->kind, st->data, i) == '\n') {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* _kept's step for one judged candidate; -1 when too many weak ones wait (then None). */
+static int
+judged(kept_state *st, candidate c, int strong)
+{
+    if (strong) {
+        for (; st->waiting_from < st->waiting_to; st->waiting_from++) {
+            candidate weak = st->waiting[st->waiting_from];
+            if (near(st, weak.end, c.start)) {
+                keep(st, weak);
+            }
+        }
+        st->waiting_from = st->waiting_to = 0;
+        st->strong_end = c.end;
+        keep(st, c);
+    } else if (st->strong_end >= 0 && near(st, st->strong_end, c.start)) {
+        keep(st, c);
+    } else {
+        while (st->waiting_from < st->waiting_to &&
+               st->waiting[st->waiting_from].end + NEAR < c.start) {
+            st->waiting_from++;
+        }
+        if (st->waiting_from == st->waiting_to) {
+            st->waiting_from = st->waiting_to = 0;
+        }
+        if (st->waiting_to == MAX_WAITING && st->waiting_from > 0) {
+            st->waiting_to -= st->waiting_from;
+            memmove(st->waiting, st->waiting + st->waiting_from,
+                    (size_t)st->waiting_to * sizeof(candidate));
+            st->waiting_from = 0;
+        }
+        if (st->waiting_to == MAX_WAITING) {
+            return -1;
+        }
+        st->waiting[st->waiting_to++] = c;
+    }
+    return 0;
+}
+
+/* text[i] as a str, or " " outside the text (as quality._strong takes it). */
+static PyObject *
+neighbour(kept_state *st, Py_ssize_t i)
+{
+    if (i < 0 || i >= st->n) {
+        return PyUnicode_FromOrdinal(' ');
+    }
+    return PyUnicode_Substring(st->text, i, i + 1);
+}
+
+/* _judged's verdict on a lone candidate: quality._strong (its _strong_between, asked of Python
+ * with the stretch, its repair, the misreading's name and the characters around it). */
+static int
+strong_alone(kept_state *st, candidate c, long m)
+{
+    PyObject *args[5] = {
+        PyUnicode_Substring(st->text, c.start, c.end),
+        PyUnicode_FromOrdinal((int)c.alone),
+        Py_NewRef(PyTuple_GET_ITEM(rule_names, m)),
+        neighbour(st, c.start - 1),
+        neighbour(st, c.end),
+    };
+    int yes = -1;
+    if (args[0] && args[1] && args[3] && args[4]) {
+        PyObject *verdict = PyObject_Vectorcall(rule_strong, args, 5, NULL);
+        yes = verdict == NULL ? -1 : PyObject_IsTrue(verdict);
+        Py_XDECREF(verdict);
+    }
+    for (int k = 0; k < 5; k++) {
+        Py_XDECREF(args[k]);
+    }
+    return yes;
+}
+
+static PyObject *
+tally(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    long m = misreading_argument(args, nargs, "tally(text: str, misreading: int)");
+    if (m < 0) {
+        return NULL;
+    }
+    if (rule_names == NULL || m >= PyTuple_GET_SIZE(rule_names)) {
+        PyErr_SetString(rule_names == NULL ? PyExc_RuntimeError : PyExc_ValueError,
+                        rule_names == NULL ? "configure_rules() was not called"
+                                           : "no such misreading");
+        return NULL;
+    }
+    PyObject *text = args[0];
+    kept_state st = {.text = text, .kind = PyUnicode_KIND(text), .data = PyUnicode_DATA(text),
+                     .n = PyUnicode_GET_LENGTH(text), .strong_end = -1};
+    const unsigned char bit = (unsigned char)(1 << m);
+    candidate pending = {0}; /* _judged: the first of a run, until a second one joins it */
+    int has_pending = 0, in_run = 0, failed = 0;
+    Py_ssize_t end = -1, at = 0, first, last;
+    while (!failed && next_region(bit, st.kind, st.data, st.n, &at, &first, &last)) {
+        Py_UCS4 repaired = 0;
+        int text_ok = 0;
+        Py_ssize_t length = region_reading(m, st.kind, st.data, first, last, &repaired, &text_ok);
+        if (length < 0) {
+            return NULL;
+        }
+        if (length == 0 || !text_ok) { /* taken stretch by stretch: left to quality */
+            Py_RETURN_NONE;
+        }
+        if (last - first == 2 && PyUnicode_READ(st.kind, st.data, first) >= 0x0400) {
+            /* (_starts_a_word wants a Cyrillic capital first: no character below U+0400 is) */
+            int starts = ask(rule_starts_a_word, Py_BuildValue("(Onl)", text, first, m));
+            if (starts < 0) {
+                return NULL;
+            }
+            if (starts) {
+                continue;
+            }
+        }
+        candidate c = {first, last, length, repaired};
+        if (length > 1) { /* a whole mis-decoded word */
+            if (has_pending) {
+                int strong = strong_alone(&st, pending, m);
+                failed = strong < 0 || judged(&st, pending, strong) < 0;
+            }
+            has_pending = in_run = 0;
+            end = c.end;
+            failed = failed || judged(&st, c, 1) < 0;
+            continue;
+        }
+        int is_text = is_text_char(repaired);
+        if (is_text < 0) {
+            return NULL;
+        }
+        if (c.start != end || !is_text) { /* the run before ends here */
+            if (has_pending) {
+                int strong = strong_alone(&st, pending, m);
+                failed = strong < 0 || judged(&st, pending, strong) < 0;
+            }
+            has_pending = in_run = 0;
+        }
+        end = c.end;
+        if (failed) {
+            break;
+        }
+        if (!is_text) {
+            failed = judged(&st, c, 0) < 0;
+        } else if (in_run) {
+            failed = judged(&st, c, 1) < 0;
+        } else if (!has_pending) {
+            pending = c;
+            has_pending = 1;
+        } else {
+            failed = judged(&st, pending, 1) < 0 || judged(&st, c, 1) < 0;
+            has_pending = 0;
+            in_run = 1;
+        }
+    }
+    if (!failed && has_pending) {
+        int strong = strong_alone(&st, pending, m);
+        failed = strong < 0 || judged(&st, pending, strong) < 0;
+    }
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    if (failed) {
+        Py_RETURN_NONE;
+    }
+    return Py_BuildValue("(nni)", st.count, st.explained, 0);
+}
+
+/* configure_rules(is_text, strong_between, starts_a_word, names): quality's rules for tally, and
+ * the misreadings' names (as configure() numbers them). */
+static PyObject *
+configure_rules(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4 || !PyCallable_Check(args[0]) || !PyCallable_Check(args[1]) ||
+        !PyCallable_Check(args[2]) || !PyTuple_CheckExact(args[3]) ||
+        PyTuple_GET_SIZE(args[3]) != misreading_count) {
+        PyErr_SetString(PyExc_TypeError,
+                        "configure_rules(is_text, strong_between, starts_a_word, names: tuple) "
+                        "after configure(), one name per misreading");
+        return NULL;
+    }
+    Py_XSETREF(rule_is_text, Py_NewRef(args[0]));
+    Py_XSETREF(rule_strong, Py_NewRef(args[1]));
+    Py_XSETREF(rule_starts_a_word, Py_NewRef(args[2]));
+    Py_XSETREF(rule_names, Py_NewRef(args[3]));
+    memset(text_known, 0, sizeof(text_known));
+    Py_RETURN_NONE;
 }
 
 /* misreading m's characters and the bytes they stand for (str and bytes of one length). */
@@ -784,6 +1148,12 @@ static PyMethodDef methods[] = {
      "decoded_regions(text, misreading, start): [(start, end, decoded or None), ...] for the\n"
      "first 64 matches from start of the misreading's pattern\n"
      "[leads][leads|continuations]*[continuations], in order."},
+    {"tally", (PyCFunction)(void (*)(void))tally, METH_FASTCALL,
+     "tally(text, misreading): (characters repaired, characters they take, 0) for the\n"
+     "misreading's kept repairs, or None where quality must take a region stretch by stretch."},
+    {"configure_rules", (PyCFunction)(void (*)(void))configure_rules, METH_FASTCALL,
+     "configure_rules(is_text, strong_between, starts_a_word, names): quality's rules on\n"
+     "characters and the misreadings' names, for tally."},
     {"use_avx2", use_avx2, METH_O,
      "use_avx2(flag): scan 32-byte blocks with AVX2 when flag is true and the CPU has it, else\n"
      "16-byte blocks; returns whether AVX2 is in use (for tests: both give the same verdicts)."},

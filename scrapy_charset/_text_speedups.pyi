@@ -1,5 +1,5 @@
 # The item pipeline's clean-text check, compiled (_text_speedups.c).
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 def configure(misreadings: Sequence[tuple[str, str, str, str, bytes]]) -> None: ...
@@ -11,4 +11,12 @@ def mojibake_clean(text: str, /) -> bool: ...
 def decoded_regions(
     text: str, misreading: int, start: int, /
 ) -> list[tuple[int, int, str | None]]: ...
+def tally(text: str, misreading: int, /) -> tuple[int, int, int] | None: ...
+def configure_rules(
+    is_text: Callable[[str], bool],
+    strong_between: Callable[[str, str, str, str, str], bool],
+    starts_a_word: Callable[[str, int, int], bool],
+    names: tuple[str, ...],
+    /,
+) -> None: ...
 def instance_values(item: object, names: tuple[str, ...], /) -> dict[str, Any] | None: ...

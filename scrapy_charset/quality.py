@@ -285,6 +285,9 @@ count_stretches: Callable[[str, int], int]
 # _MISREADINGS[i].run_pattern from index start, in order; decoded is what the match's characters
 # read as in UTF-8 (_decoded), or None. See _regions.
 decoded_regions: Callable[[str, int, int], list[tuple[int, int, str | None]]]
+# tally(text, i): _tally_python(text, _MISREADINGS[i]) in one compiled pass, or None where a
+# region must be taken stretch by stretch (None: not compiled). See _tally.
+tally: Callable[[str, int], tuple[int, int, int] | None] | None
 try:
     from . import _text_speedups
 except ImportError:  # built without a C compiler
@@ -293,6 +296,7 @@ except ImportError:  # built without a C compiler
     mojibake_clean = _mojibake_clean_python
     count_stretches = _count_stretches_python
     decoded_regions = _decoded_regions_python
+    tally = None
 else:
     _text_speedups.configure(_compiled_configuration())
     dict_values_clean = _text_speedups.dict_values_clean
@@ -300,6 +304,7 @@ else:
     mojibake_clean = _text_speedups.mojibake_clean
     count_stretches = _text_speedups.count_stretches
     decoded_regions = _text_speedups.decoded_regions
+    tally = _text_speedups.tally
 
 
 def _decoded(chunk: str, misreading: _Misreading) -> str | None:
@@ -528,6 +533,38 @@ def _kept(
             waiting.append(candidate)
 
 
+def _tally_python(text: str, misreading: _Misreading) -> tuple[int, int, int]:
+    """The characters the kept repairs give (a whole word counts its characters: see
+    _candidates), the characters they take, and the stretches that are not UTF-8."""
+    failed = [0]
+    count = explained = 0
+    for repair in _kept(text, misreading, failed):
+        count += len(repair.repaired)
+        explained += len(repair.text)
+    return count, explained, failed[0]
+
+
+def _tally(text: str, misreading: _Misreading) -> tuple[int, int, int]:
+    """_tally_python, in one compiled pass where the text's regions are whole words or
+    characters (tally gives None where a region must be taken stretch by stretch)."""
+    if tally is not None:
+        found = tally(text, misreading.index)
+        if found is not None:
+            return found
+    return _tally_python(text, misreading)
+
+
+def _starts_a_word_at(text: str, start: int, misreading: int) -> bool:
+    """_starts_a_word for the compiled tally."""
+    return _starts_a_word(text, start, _MISREADINGS[misreading])
+
+
+if tally is not None:
+    _text_speedups.configure_rules(
+        _is_text, _strong_between, _starts_a_word_at, tuple(m.name for m in _MISREADINGS)
+    )
+
+
 def _best_misreading(text: str) -> tuple[_Misreading | None, int]:
     """The misreading that explains most of the text, and how many characters it repairs.
 
@@ -545,12 +582,8 @@ def _best_misreading(text: str) -> tuple[_Misreading | None, int]:
     for bound, _, misreading in matches:
         if bound <= best_count or bound < failures:
             break  # (sorted: no later misreading can do better)
-        failed = [0]
-        count = explained = 0
-        for repair in _kept(text, misreading, failed):
-            count += len(repair.repaired)  # (a whole word at once: see _candidates)
-            explained += len(repair.text)
-        failures = max(failures, failed[0])
+        count, explained, failed = _tally(text, misreading)
+        failures = max(failures, failed)
         if count <= best_count or failures > count:
             continue
         if count == 1 and explained == 2:  # one two-character repair

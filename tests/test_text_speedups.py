@@ -334,10 +334,12 @@ def _exact_results(text: str) -> tuple[object, ...]:
 
 
 def _same_with_the_python_regions(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """The exact checks give the same results with the compiled decoded_regions as with the
-    pure-Python reference (run_pattern's matches, each decoded by _decoded)."""
+    """The exact checks give the same results with the compiled decoded_regions and tally as
+    with the pure-Python references (run_pattern's matches, each decoded by _decoded; the
+    candidates _kept keeps, counted)."""
     compiled = [_exact_results(text) for text in texts]
     monkeypatch.setattr(quality, "decoded_regions", quality._decoded_regions_python)
+    monkeypatch.setattr(quality, "tally", None)
     assert [_exact_results(text) for text in texts] == compiled
     monkeypatch.undo()
 
@@ -403,6 +405,62 @@ def test_decoded_regions_are_the_pattern_matches_decoded(text: str) -> None:
             (m.start(), m.end(), quality._decoded(m.group(), misreading))
             for m in misreading.run_pattern.finditer(text)
         ]
+
+
+@needs_compiled
+@settings(max_examples=300, deadline=None)
+@given(_text_with_misreadings() | _texts | _surrogate_texts)
+def test_tally_counts_what_the_kept_candidates_count(text: str) -> None:
+    """Where the compiled tally answers, it gives what the pure-Python count of _kept gives."""
+    assert _text_speedups is not None
+    for misreading in quality._MISREADINGS:
+        found = _text_speedups.tally(text, misreading.index)
+        if found is not None:
+            assert found == quality._tally_python(text, misreading), (text, misreading.name)
+
+
+@needs_compiled
+def test_tally_answers_for_garbled_words_and_leaves_broken_regions_to_python() -> None:
+    assert _text_speedups is not None
+    text = "Crème brûlée, Größe: Привет, «déjà» — 5 €".encode().decode("windows-1252")
+    for padded in (text, "東京 " + text * 3 + "\nx"):
+        found = _text_speedups.tally(padded, 0)
+        assert found is not None and found[0] > 0
+        assert found == quality._tally_python(padded, quality._MISREADINGS[0])
+    assert _text_speedups.tally("Ã\x80\x80", 0) is None  # (C3 80 80: not UTF-8)
+    assert _text_speedups.tally("ascii only", 0) == (0, 0, 0)
+    lone = "KESÄ\u00a0 ja VIELÄ…"  # lone weak candidates, judged by _strong: none kept
+    assert _text_speedups.tally(lone, 0) == quality._tally_python(lone, quality._MISREADINGS[0])
+    for bad in [("text", 9), ("text", 3), (b"bytes", 0), ("text",)]:
+        with pytest.raises((TypeError, ValueError)):
+            _text_speedups.tally(*bad)  # type: ignore[arg-type]
+
+
+@needs_compiled
+def test_tally_reads_utf8_as_python_does() -> None:
+    """Every lead byte with each continuation byte, and with two and three of the bytes where
+    strict UTF-8 draws its lines (overlong forms, surrogates, beyond U+10FFFF, truncated),
+    read with each misreading: tally counts what the pure-Python count gives, or leaves it."""
+    assert _text_speedups is not None
+    edges = [0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0x41]
+    answered = 0
+    for misreading in quality._MISREADINGS:
+        table = misreading.byte_tables[0]  # (the characters for bytes 0x80-0xFF)
+
+        def read(data: bytes) -> str:
+            return "".join(chr(b) if b < 0x80 else table[b - 0x80] for b in data)  # noqa: B023
+
+        for lead in range(0xC0, 0x100):
+            sequences = [bytes([lead, c]) for c in range(0x80, 0xC0)]
+            sequences += [bytes([lead, a, b]) for a in edges for b in edges]
+            sequences += [bytes([lead, a, b, c]) for a in edges for b in edges for c in edges[::3]]
+            for data in sequences:
+                for text in (read(data), "a" + read(data) + "b", read(data * 2) + " x"):
+                    found = _text_speedups.tally(text, misreading.index)
+                    if found is not None:
+                        answered += 1
+                        assert found == quality._tally_python(text, misreading), (text, data)
+    assert answered > 10_000
 
 
 @needs_compiled
