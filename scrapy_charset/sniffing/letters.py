@@ -347,9 +347,12 @@ _OTHER_CONSONANTS = set("łđßðþŧŋĸħ")
 _VOWELS = set("aeiouy")
 # The vowels with a diacritic that are words on their own in the languages here (French and
 # Portuguese `à`, Portuguese `é`, Italian `è`, Icelandic and Faroese `á` `í`, Norwegian `å`,
-# Welsh `â`, Lithuanian `į`, Hungarian `ő`); the others standing alone are signs misread
-# (`—` read in macintosh as `ó`).
-_ONE_LETTER_WORDS = set("àáâåèéíįő")
+# Welsh `â`, Lithuanian `į`, Hungarian `ő`, Spanish and Portuguese `ó`: `3 ó 4`); the others
+# standing alone are signs misread.
+_ONE_LETTER_WORDS = set("àáâåèéíįóő")
+# Bytes that are a one-letter word in an encoding but the sign that stands alone between words
+# in windows-1252, the encoding served most: macintosh `ó` is windows-1252's `—` (0x97).
+_DASH_LOOKALIKES = {"macintosh": b"\x97"}
 
 
 def _is_consonant(char: str) -> bool:
@@ -377,8 +380,10 @@ def _lone_table(encoding: str) -> bytes:
     on their own to ``k``, other letters and digits to ``a``, anything else to a space (for
     such letters standing alone)."""
     marks = []
+    dashes = _DASH_LOOKALIKES.get(encoding, b"")
     for byte, char in enumerate(charmap_table(encoding)):
-        if byte >= 0x80 and _is_latin(char) and char.isalpha() and _is_never_alone(char):
+        never_alone = byte in dashes or _is_never_alone(char)
+        if byte >= 0x80 and _is_latin(char) and char.isalpha() and never_alone:
             marks.append("k")
         elif char.isalnum() or (byte >= 0x80 and _is_letter(char)):
             marks.append("a")

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "detection"))
 
 from fresh_texts import FRESH  # noqa: E402
-from record_documents import ROOT, Doc, page, record, write_rows  # noqa: E402
 from probe_unknown_labels import writable  # noqa: E402
+from record_documents import ROOT, Doc, page, record, write_rows  # noqa: E402
 from samples import SAMPLES  # noqa: E402
 from texts import TEXTS  # noqa: E402
 

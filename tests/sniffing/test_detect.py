@@ -443,3 +443,37 @@ def test_a_vowel_point_cannot_start_a_word(text: str) -> None:
     # capital `Г` is the vowel point qubuts there, which needs a letter before it.
     decoded, decision = decode_html(text.encode("cp1251"))
     assert (decoded, decision.encoding) == (text, lookup("windows-1251"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "—¿Uno ó dos euros? —Dos, dijo.",
+        "—¿El rojo ó el azul? —El azul.",
+        "—¿Cinco ó seis? —Seis, dijo el panadero.",
+        "–¿Uno ó dos? –Dos.",
+    ],
+)
+def test_spanish_o_standing_alone_is_a_word(text: str) -> None:
+    """Spanish (and Portuguese) `ó` is a word on its own (`3 ó 4`, `uno ó dos`): a short
+    dialogue whose only letter of note is that `ó` is Spanish, not Greek windows-1253
+    (`Ώ`, `σ`: a Greek letter alone was preferred to an `ó` alone)."""
+    body = f"<html><body><p>{text}</p></body></html>".encode("cp1252")
+    for url in (None, "http://www.example.es/"):
+        decoded, decision = decode_html(body, url=url)
+        assert text in decoded, url
+        assert decision.encoding == lookup("windows-1252")
+
+
+def test_em_dashes_do_not_read_as_mac_o() -> None:
+    # windows-1252 `—` (0x97) is macintosh `ó`: a one-letter word in Spanish, but dashes
+    # standing alone between words are dashes (English text with only dashes and `£`).
+    text = (
+        "Than for hours still. Slice the terrace at night on; \u2014 the Lane and at cost for "
+        "the on than \u2014 night. Than still \u00a34.50 a! The \u2014 \u2014 charges include "
+        "the past \u2014 Opening past."
+    )
+    body = f"<html><body><p>{text}</p></body></html>".encode("cp1252")
+    decoded, decision = decode_html(body, url="http://www.example.uk/")
+    assert decision.encoding == lookup("windows-1252")
+    assert text in decoded
