@@ -198,13 +198,14 @@ def _reads_as_shift_jis(window: bytes) -> bool:
 _GREEK = ("ISO-8859-7", "windows-1253")
 
 
+# A final sigma before a Greek letter: inside a word, where Greek never has it.
+_SIGMA_IN_WORD = lazy_compile("\u03c2(?=[\u0370-\u03ff])")
+
+
 def _odd_greek(sample: bytes) -> bool:
-    """Whether windows-1253 reads a sign that is no sign of running text (`’ – «`) inside a
-    word of ``sample``: Greek text in Mac Greek, not in a Greek encoding of the standard."""
-    text = decode(sample, get_encoding("windows-1253"))
-    return any(
-        not char.isalpha() and char not in _TEXT_SIGNS for char in _NON_ASCII_IN_WORD.findall(text)
-    )
+    """Whether ISO-8859-7 reads a final sigma inside a word of ``sample``: Greek text in Mac
+    Greek (whose `ρ` is ISO-8859-7's `ς`), not in a Greek encoding of the standard."""
+    return _SIGMA_IN_WORD.search(decode(sample, get_encoding("ISO-8859-7"))) is not None
 
 
 # Signs of running text (as letters.py counts them): a cheap reading of a byte.
@@ -305,8 +306,8 @@ def as_chromium_shows(
             # Chromium; French and Portuguese (`ç` is 0x8D) stay macintosh.
             shown = _shown_for_mac(sample)
         elif detected.name in _GREEK and detected != tld_default(tld) and _odd_greek(sample):
-            # Greek in Mac Greek (accented letters where windows-1253 has `° ¶` or nothing):
-            # Chromium shows KOI8-U, unless the TLD (.gr) steers it back to ISO-8859-7.
+            # Greek in Mac Greek (`ρ` read as a final `ς` inside words): Chromium shows
+            # KOI8-U, unless the TLD (.gr) steers it back to ISO-8859-7.
             shown = "KOI8-U"
         elif detected.name == "windows-1250" and _of_western_language(sample):
             # Words of a windows-1252 language whose letters the detector read as

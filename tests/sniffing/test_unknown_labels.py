@@ -549,8 +549,8 @@ def test_dutch_dos_text() -> None:
     ],
 )
 def test_greek_in_mac_greek_and_dos_869(prefix: str, shown: str) -> None:
-    """Mac Greek text has accented letters where windows-1253 has `° ¶` or nothing: Chromium
-    shows KOI8-U, ISO-8859-7 on .gr (the TLD's encoding). Greek DOS 869 text (the words of its
+    """Mac Greek text (its `ρ` is ISO-8859-7's final `ς`, inside words): Chromium shows
+    KOI8-U, ISO-8859-7 on .gr (the TLD's encoding). Greek DOS 869 text (the words of its
     DOS 869 reading are Greek): windows-1253 (15 of 20 pages recorded)."""
     _shows([d for d in CLASSES + MORE if d["id"].startswith(prefix)], shown)
 
@@ -568,7 +568,12 @@ def test_greek_mac_and_dos_text() -> None:
     body = _labelled(GREEK, "cp869", "cp869")
     text, decision = decode_html(body)
     assert (decision.encoding, decision.source) == (lookup("windows-1253"), Source.DETECTION)
-    # Greek in windows-1253 (real quotes and an apostrophe inside words) stays Greek.
+    # Greek in ISO-8859-7 under a name no browser knows (`Ά` is windows-1253's `¶`) and in
+    # windows-1253 (quotes, an apostrophe inside a word) stays Greek: only Mac Greek reads
+    # as a final `ς` inside words.
+    iso = "Άρθρο 5. Άνθρωποι και Ώρες: η Άννα ήρθε στις πέντε το απόγευμα και έφυγε νωρίς."
+    text, decision = decode_html(_labelled(iso, "iso8859_7", "iso8859_7"))
+    assert (decision.encoding, iso in text) == (lookup("ISO-8859-7"), True)
     body = _labelled("«" + GREEK.replace("της", "τ’ς") + "»", "cp1253", "win-1253")
     assert decode_html(body)[1].encoding.name in ("windows-1253", "ISO-8859-7")
 
