@@ -466,32 +466,47 @@ misreading_argument(PyObject *const *args, Py_ssize_t nargs, const char *usage)
     return m;
 }
 
-/* count_stretches(text, m): how many characters of misreading m's leads are followed by one of
- * its continuations, which is how many matches its pattern [leads][continuations]+ has. */
+/* stretch_counts(text): for each misreading m, how many characters of its leads are followed by
+ * one of its continuations, which is how many matches its pattern [leads][continuations]+ has:
+ * one pass for all of them. */
 static PyObject *
-count_stretches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+stretch_counts(PyObject *module, PyObject *text)
 {
     (void)module;
-    long m = misreading_argument(args, nargs, "count_stretches(text: str, misreading: int)");
-    if (m < 0) {
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
         return NULL;
     }
-    PyObject *text = args[0];
-    Py_ssize_t count = 0;
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "stretch_counts(text: str)");
+        return NULL;
+    }
+    Py_ssize_t counts[MAX_MISREADINGS] = {0};
     if (!PyUnicode_IS_ASCII(text)) {
-        const unsigned char bit = (unsigned char)(1 << m);
         const int kind = PyUnicode_KIND(text);
         const void *data = PyUnicode_DATA(text);
         const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
         for (Py_ssize_t i = 0; i + 1 < n; i++) {
             Py_UCS4 c = PyUnicode_READ(kind, data, i);
-            if (c <= lead_hi && (leads[c] & bit)) {
+            if (c <= lead_hi && leads[c]) {
                 Py_UCS4 next = PyUnicode_READ(kind, data, i + 1);
-                count += next < BMP && (continuations[next] & bit);
+                unsigned bits = next < BMP ? leads[c] & continuations[next] : 0;
+                for (int m = 0; bits; m++, bits >>= 1) {
+                    counts[m] += bits & 1;
+                }
             }
         }
     }
-    return PyLong_FromSsize_t(count);
+    PyObject *found = PyTuple_New(misreading_count);
+    for (int m = 0; found != NULL && m < misreading_count; m++) {
+        PyObject *count = PyLong_FromSsize_t(counts[m]);
+        if (count == NULL) {
+            Py_CLEAR(found);
+            break;
+        }
+        PyTuple_SET_ITEM(found, m, count);
+    }
+    return found;
 }
 
 /* What the characters [first, end) of misreading m (its byte table) read as in UTF-8: a new
@@ -1138,9 +1153,9 @@ static PyMethodDef methods[] = {
      "text_clean(text): True when the str holds no U+FFFD and no mojibake candidate."},
     {"mojibake_clean", str_mojibake_clean, METH_O,
      "mojibake_clean(text): True when the str holds no mojibake candidate (U+FFFD or not)."},
-    {"count_stretches", (PyCFunction)(void (*)(void))count_stretches, METH_FASTCALL,
-     "count_stretches(text, misreading): how many of the misreading's lead characters are\n"
-     "followed by one of its continuation characters."},
+    {"stretch_counts", stretch_counts, METH_O,
+     "stretch_counts(text): for each misreading, how many of its lead characters are followed\n"
+     "by one of its continuation characters."},
     {"instance_values", (PyCFunction)(void (*)(void))instance_values, METH_FASTCALL,
      "instance_values(item, names): the item's instance dict when getattr reads each name\n"
      "(a tuple of str) from it and it holds exactly those names; else None."},

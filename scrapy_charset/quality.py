@@ -226,9 +226,9 @@ def _dict_values_clean_python(item: dict[Any, Any], keys: tuple[Any, ...] | None
     return 2 if keys is not None and tuple(item) == keys else 1
 
 
-def _count_stretches_python(text: str, misreading: int) -> int:
+def _stretch_counts_python(text: str) -> tuple[int, ...]:
     # (counted as they stream by: a list of matches would take memory per damaged character)
-    return sum(1 for _ in _MISREADINGS[misreading].pattern.finditer(text))
+    return tuple(sum(1 for _ in m.pattern.finditer(text)) for m in _MISREADINGS)
 
 
 def _text_clean_python(text: str) -> bool:
@@ -279,8 +279,8 @@ dict_values_clean: Callable[..., int]
 text_clean: Callable[[str], bool]
 # mojibake_clean(text): True means count_mojibake finds nothing (U+FFFD or not).
 mojibake_clean: Callable[[str], bool]
-# count_stretches(text, i): how many matches _MISREADINGS[i].pattern has in the text.
-count_stretches: Callable[[str, int], int]
+# stretch_counts(text): for each misreading, how many matches its pattern has in the text.
+stretch_counts: Callable[[str], tuple[int, ...]]
 # decoded_regions(text, i, start): (start, end, decoded) for the first REGION_BATCH matches of
 # _MISREADINGS[i].run_pattern from index start, in order; decoded is what the match's characters
 # read as in UTF-8 (_decoded), or None. See _regions.
@@ -294,7 +294,7 @@ except ImportError:  # built without a C compiler
     dict_values_clean = _dict_values_clean_python
     text_clean = _text_clean_python
     mojibake_clean = _mojibake_clean_python
-    count_stretches = _count_stretches_python
+    stretch_counts = _stretch_counts_python
     decoded_regions = _decoded_regions_python
     tally = None
 else:
@@ -302,7 +302,7 @@ else:
     dict_values_clean = _text_speedups.dict_values_clean
     text_clean = _text_speedups.text_clean
     mojibake_clean = _text_speedups.mojibake_clean
-    count_stretches = _text_speedups.count_stretches
+    stretch_counts = _text_speedups.stretch_counts
     decoded_regions = _text_speedups.decoded_regions
     tally = _text_speedups.tally
 
@@ -575,7 +575,7 @@ def _best_misreading(text: str) -> tuple[_Misreading | None, int]:
     could still beat the best so far (its matches bound what it can count).
     """
     matches = sorted(
-        ((count_stretches(text, i), i, m) for i, m in enumerate(_MISREADINGS)),
+        zip(stretch_counts(text), range(len(_MISREADINGS)), _MISREADINGS, strict=True),
         key=lambda t: (-t[0], t[1]),
     )
     best, best_count, failures = None, 0, 0
