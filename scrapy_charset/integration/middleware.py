@@ -42,11 +42,9 @@ from ..encoding import (
     UTF_16LE,
     X_USER_DEFINED,
     Encoding,
-    bom_sniff,
     get_encoding,
     lookup,
 )
-from ..encoding.decoders import decode_after_bom
 from ..encoding.fast import charmap_table, decode_without_bom, holds_word
 from ..encoding.tables.fast_cjk_data import FAST_CJK
 from ..sniffing import Decision, Source, is_xml_mime_type
@@ -249,7 +247,10 @@ class CharsetMiddleware:
         flag = _FLAGS[decision.source]
         new = take_over(response, target, decoding, text, decision, encoding, flag)
 
-        self._record(response, decision, changed, replaced, keys)
+        if changed is False and not replaced and not keys[1]:
+            self._inc(*keys[0])  # what _record counts here, without its call
+        else:
+            self._record(response, decision, changed, replaced, keys)
         # Plain values, not the Decision: Scrapy and user code copy meta into new requests,
         # and a scheduler with a JSON serializer must be able to store them.
         record = decision.as_record() if outcome is None else outcome.record.copy()
@@ -291,7 +292,8 @@ class CharsetMiddleware:
             plan = self._plan(key, content_type, kind)
         if plan is None:
             return None
-        bom = bom_sniff(body)
+        # bom_sniff() and decode_after_bom() without their calls (once per response).
+        bom = _BOMS.get(body[:3]) or _BOMS.get(body[:2]) if body[:1] in _BOM_STARTS else None
         if bom is not None:
             # The codec stock Scrapy (w3lib) reads from the BOM: FF FE 00 00 is UTF-32LE's.
             stock = _BOM_CODECS[bom.name]
@@ -301,7 +303,8 @@ class CharsetMiddleware:
             if outcome is None:
                 outcome = _outcome(_certain_of(_BOM_BYTES[bom.name], plan.header), stock)
                 plan.bom_outcomes[stock] = outcome
-            text = decode_after_bom(body, bom)
+            name = bom.name
+            text = str(memoryview(body)[len(_BOM_BYTES[name]) :], _BOM_CODECS[name], "replace")
             document = bom is UTF_8  # after a UTF-16 BOM the prescan is moot
         else:
             if body[:4] == _UTF_32BE_BOM:  # stock Scrapy's codec is this BOM's
@@ -490,7 +493,6 @@ def _certain_of(bom: bytes, header: tuple[str, Encoding | None] | None) -> Decis
     return decision
 
 
-@lru_cache(maxsize=256)  # one per label and stock codec: a crawl meets few
 def _outcome(decision: Decision, stock: str) -> _Outcome:
     """The outcome of ``decision``, stock Scrapy's codec being ``stock``."""
     try:
@@ -522,16 +524,30 @@ def _leading_meta_outcome(body: bytes) -> _Outcome | None:
     if found is None:
         return None
     decision, start = found
-    label = _w3lib_plain_meta(body, start)
-    stock = None if label is None else _resolve_label(label)
-    return None if stock is None else _outcome(decision, codec_name(stock))
+    stock_label = _w3lib_plain_meta(body, start)
+    if stock_label is None:
+        return None
+    # Cached by the labels: a crawl meets few (and a Decision's hash is Python code).
+    key = (decision.label, stock_label)
+    outcome = _META_OUTCOMES.get(key)
+    if outcome is None:
+        stock = _resolve_label(stock_label)
+        if stock is None:
+            return None
+        if len(_META_OUTCOMES) >= _PLANS:
+            _META_OUTCOMES.clear()
+        outcome = _META_OUTCOMES[key] = _outcome(decision, codec_name(stock))
+    return outcome
+
+
+_META_OUTCOMES: dict[tuple[str | None, str], _Outcome] = {}
 
 
 # The standard's BOMs, and the codecs stock Scrapy (w3lib) reads them as.
 _BOM_BYTES = {"UTF-8": b"\xef\xbb\xbf", "UTF-16BE": b"\xfe\xff", "UTF-16LE": b"\xff\xfe"}
+_BOMS = {mark: get_encoding(name) for name, mark in _BOM_BYTES.items()}  # as bom_sniff reads them
 _BOM_CODECS = {"UTF-8": "utf-8", "UTF-16BE": "utf-16-be", "UTF-16LE": "utf-16-le"}
 _UTF_32BE_BOM = b"\x00\x00\xfe\xff"  # which w3lib also reads (FF FE 00 00 starts as UTF-16LE's)
-
 
 
 def _decision_keys(decision: Decision) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -578,7 +594,6 @@ def _given_encoding(response: Response, label: Any) -> Any:
     """The encoding given to the response by whoever built it (``encoding=``, ``label``, not
     ``None``), ``None`` for one that is only stock Scrapy's guess stored by its HTTP cache."""
     return None if _pinned_by_cache(response, label) else label
-
 
 
 def stats_counter(stats: StatsCollector) -> Callable[..., None]:

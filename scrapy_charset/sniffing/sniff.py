@@ -126,11 +126,14 @@ def leading_meta(data: bytes) -> tuple[Decision, int] | None:
     start, end, value, is_content, _ = found
     if is_content or end > PRESCAN_LIMIT:
         return None
-    label = value.decode("latin-1")  # as late_meta._meta_charset reads it
+    decision = _meta_decision(value.decode("latin-1"))  # as late_meta._meta_charset reads it
+    return None if decision is None else (decision, start)
+
+
+@lru_cache(maxsize=256)  # keyed by the label: an Encoding's hash is Python code
+def _meta_decision(label: str) -> Decision | None:
     encoding = _prescan_substitute(lookup(label))
-    if encoding is None:
-        return None
-    return _plain_decision(encoding, Source.META, label, False), start
+    return None if encoding is None else _plain_decision(encoding, Source.META, label, False)
 
 
 def _decision(
@@ -404,8 +407,13 @@ def decode_html(
 
 
 def decode_document(
-    body: object, content_type: object, url: str | None, forced: Encoding | str | None,
-    detector: Detector | None, tld_hint: bool, html: bool,
+    body: object,
+    content_type: object,
+    url: str | None,
+    forced: Encoding | str | None,
+    detector: Detector | None,
+    tld_hint: bool,
+    html: bool,
 ) -> tuple[str, Decision]:
     """:func:`decode_html`, or with ``html=False`` :func:`~.documents.decode_text`: one
     decision and one decode (valid UTF-8 found while sniffing is not decoded again)."""
