@@ -359,6 +359,11 @@ choose_scanners(int avx2)
     return 0;
 }
 
+/* The last str (exactly) found unclean, for each value of fffd, held (a str does not change):
+ * the pipeline's exact path asks again about the value that sent an item there, and a garbled
+ * value costs a whole closer look. */
+static PyObject *last_unclean[2];
+
 /* 1 if the text is clean, 0 if it needs the exact inspection. With fffd = 0, U+FFFD does not
  * count: 1 then means only that the mojibake checks find nothing. */
 static int
@@ -367,13 +372,20 @@ text_clean(PyObject *text, int fffd)
     if (PyUnicode_IS_ASCII(text)) {
         return 1;
     }
+    if (text == last_unclean[fffd]) {
+        return 0;
+    }
     const void *data = PyUnicode_DATA(text);
     const int kind = PyUnicode_KIND(text);
     const Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     scanner scan = kind == PyUnicode_1BYTE_KIND   ? scan_narrow
                    : kind == PyUnicode_2BYTE_KIND ? scan_wide2
                                                   : scan_wide4;
-    return !scan(data, n, fffd) || closer_look(text, kind, data, n, fffd);
+    int clean = !scan(data, n, fffd) || closer_look(text, kind, data, n, fffd);
+    if (!clean && PyUnicode_CheckExact(text)) {
+        Py_XSETREF(last_unclean[fffd], Py_NewRef(text));
+    }
+    return clean;
 }
 
 /* Whether the dict's keys are the tuple's items, in order (identical, or equal strings). */
@@ -1064,6 +1076,8 @@ configure(PyObject *module, PyObject *misreadings)
     misreading_count = 0;
     lead_hi = 0;
     configured = 0;
+    Py_CLEAR(last_unclean[0]); /* (verdicts under the old sets) */
+    Py_CLEAR(last_unclean[1]);
     for (Py_ssize_t m = 0; m < count; m++) {
         PyObject *triple = PySequence_Fast_GET_ITEM(sequence, m);
         PyObject *lead_chars, *continuation_chars, *lengths, *chars, *bytes;

@@ -258,6 +258,25 @@ def test_configure_refuses_characters_outside_the_block_ranges() -> None:
     assert _text_speedups.text_clean("Він") and not _text_speedups.text_clean("Ã©Ã©")
 
 
+@needs_compiled
+def test_the_last_unclean_text_is_remembered_only_under_the_same_configuration() -> None:
+    """text_clean answers again at once for the value it last found unclean (the pipeline's
+    exact path asks about it twice); configure() forgets that answer."""
+    assert _text_speedups is not None
+    garbled = "Crème brûlée à la française ".encode().decode("windows-1252") * 20
+    other = "".join(reversed(garbled))  # (a different object, with no mojibake)
+    assert not _text_speedups.text_clean(garbled) and not _text_speedups.text_clean(garbled)
+    assert not _text_speedups.mojibake_clean(garbled)
+    assert _text_speedups.text_clean(other)
+    try:
+        _text_speedups.configure([])  # no misreading: no text has a candidate
+        assert _text_speedups.text_clean(garbled) and _text_speedups.mojibake_clean(garbled)
+        assert not _text_speedups.text_clean(garbled + "\ufffd")
+    finally:
+        _text_speedups.configure(quality._compiled_configuration())
+    assert not _text_speedups.text_clean(garbled) and not _text_speedups.mojibake_clean(garbled)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_UKRAINIAN_PIECES + _PIECES), max_size=30).map("".join))
 def test_a_value_is_counted_as_the_exact_checks_count_it(text: str) -> None:
