@@ -372,20 +372,25 @@ def parsel_parses_body_as_text() -> bool:
     return (major, minor) >= (1, 10)
 
 
-def _body_is_parsel_bytes(body: bytes, text: str, decision: Decision | None) -> bool:
-    """Whether parsel, handed ``body`` as UTF-8, parses exactly the bytes it would make of
-    ``text`` (``text.strip().replace("\x00", "").encode("utf-8")``; from the body it strips
-    NUL bytes and ASCII whitespace only).
+def _parsel_bytes(body: bytes, text: str, decision: Decision | None) -> bytes | None:
+    """The bytes parsel makes of ``text`` (``text.strip().replace("\x00", "").encode("utf-8")``)
+    where, handed them as a UTF-8 body, it parses exactly those (from a body it strips NUL
+    bytes and ASCII whitespace only); ``None`` elsewhere.
 
-    So it is where ``text`` is ``body`` decoded as UTF-8 without a BOM and without an error
-    (no U+FFFD: the body is valid UTF-8 and ``text`` encodes back to it), the body holds no NUL
-    byte, and what ``str.strip()`` strips from the text is ASCII whitespace only."""
-    if decision is None or decision.encoding.name != "UTF-8" or body.startswith(_UTF8_BOM):
-        return False
-    if "\ufffd" in text or b"\x00" in body:
-        return False
+    So where the text holds no NUL and what ``str.strip()`` strips from it is ASCII whitespace
+    only: then they are the text's UTF-8, which is ``body`` itself where the text is ``body``
+    decoded as UTF-8 without a BOM and without an error (no U+FFFD: the body is valid UTF-8).
+    That the text holds no NUL is read from the body: the decoders of the Encoding Standard make
+    U+0000 only of 0x00 bytes (one, or UTF-16's two; the single-byte tables, the multi-byte
+    indexes and ISO-2022-JP's states map nothing else to it, an error to U+FFFD), which ``in``
+    finds in bytes far faster than in text."""
+    if decision is None or b"\x00" in body:
+        return None
     core = text.strip(_BYTES_WHITESPACE)
-    return bool(core) and not core[0].isspace() and not core[-1].isspace()
+    if not core or core[0].isspace() or core[-1].isspace():
+        return None
+    utf8_body = decision.encoding.name == "UTF-8" and not body.startswith(_UTF8_BOM)
+    return body if utf8_body and "\ufffd" not in text else text.encode("utf-8")
 
 
 class CharsetResponseMixin:
@@ -495,10 +500,10 @@ class CharsetResponseMixin:
     def selector(self) -> Any:
         """Scrapy's selector of the browser's text (cached).
 
-        Where the body is byte for byte what parsel makes of the text (its UTF-8, with the
-        same whitespace stripped), parsel is handed the body: the same bytes, the same tree,
-        without scanning the text for NUL and encoding it back to UTF-8. Otherwise Scrapy's
-        own ``Selector(response)``.
+        Where parsel, handed the text's UTF-8 as a body, parses the very bytes it would make
+        of the text (the same whitespace stripped, no NUL), it is handed them: the same tree,
+        without its scan of the text for NUL; for a UTF-8 body decoded without error, the body
+        itself, not encoded back. Otherwise Scrapy's own ``Selector(response)``.
         """
         if self._cached_selector is None:
             from scrapy.selector import Selector  # as Scrapy: a circular import otherwise
@@ -506,15 +511,14 @@ class CharsetResponseMixin:
             response: Any = self
             text = self.text
             kind: Any = _SELECTOR_TYPES.get(self._charset_kind)
-            if (
-                kind is None
-                or not parsel_parses_body_as_text()
-                or not _body_is_parsel_bytes(self.body, text, self._cached_benc[1])
-            ):
+            utf8 = None
+            if kind is not None and parsel_parses_body_as_text():
+                utf8 = _parsel_bytes(self.body, text, self._cached_benc[1])
+            if utf8 is None:
                 self._cached_selector = Selector(response)
             else:
                 base_url = get_base_url(response)
-                selector = Selector(type=kind, body=self.body, encoding="utf-8", base_url=base_url)
+                selector = Selector(type=kind, body=utf8, encoding="utf-8", base_url=base_url)
                 selector.response = response  # what Selector(response) sets
                 selector._text = text
                 self._cached_selector = selector
@@ -678,7 +682,6 @@ class CharsetTextResponse(CharsetResponseMixin, TextResponse):
     def __init__(self, *args: Any, charset_options: BrowserDecoding | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self._charset_init(charset_options)
-
 
 
 def take_over(

@@ -232,13 +232,21 @@ def selector_state(selector: Any) -> dict[str, Any]:
         # Whitespace str.strip() strips and bytes.strip() does not: the text's way.
         (("\u00a0" + SELECTOR_PAGE + "\u3000").encode(), {}, False),
         (b"\x1c" + SELECTOR_PAGE.encode() + b"\x1f", {}, False),
-        (b"\x85<p>x</p>", {"Content-Type": "text/html; charset=utf-8"}, False),  # invalid
-        (b"\xef\xbb\xbf" + SELECTOR_PAGE.encode(), {}, False),  # a BOM the text lacks
+        # Not the body but the text's UTF-8 (what parsel makes of the text), where the body
+        # holds no NUL and str.strip() strips ASCII whitespace only.
+        (b"\x85<p>x</p>", {"Content-Type": "text/html; charset=utf-8"}, True),  # invalid
+        (b"\xef\xbb\xbf" + SELECTOR_PAGE.encode(), {}, True),  # a BOM the text lacks
+        (SELECTOR_PAGE.encode()[:-2] + b"\xe6\x97", {}, True),  # cut inside a character
+        (SELECTOR_PAGE.encode("utf-8")[:40] + b"\xe9t\xe9", {}, True),  # windows-1252
+        (SELECTOR_PAGE.encode("cp932", "replace"), SJIS_HEADER, True),
+        (SELECTOR_PAGE.encode("gb18030"), {"Content-Type": "text/html; charset=gb18030"}, True),
+        (b"\x1b$B" + "日本語".encode("iso-2022-jp")[3:] + b"<p>\x1b(Bx</p>", {}, True),
         (b"<p>a\x00b</p>\x00 ", {}, False),  # NUL bytes: stripped in another order
-        (SELECTOR_PAGE.encode()[:-2] + b"\xe6\x97", {}, False),  # cut inside a character
+        (b"<p>\xe9</p>\x00", {"Content-Type": "text/html; charset=windows-1252"}, False),
+        (b"<p>\xe9</p>\xa0", {"Content-Type": "text/html; charset=windows-1252"}, False),  # NBSP
         (b" \n ", {"Content-Type": "text/html; charset=utf-8"}, False),  # whitespace only
-        (SELECTOR_PAGE.encode("utf-8")[:40] + b"\xe9t\xe9", {}, False),  # windows-1252
-        (SELECTOR_PAGE.encode("cp932", "replace"), SJIS_HEADER, False),
+        (b"\xff\xfe" + SELECTOR_PAGE.encode("utf-16-le"), {}, False),  # 0x00 bytes
+        ("\u4e2d\u6587".encode("utf-16-be"), {"Content-Type": "text/html; charset=utf-16be"}, True),
     ],
 )
 @pytest.mark.parametrize("cls", [HtmlResponse, XmlResponse, TextResponse])
@@ -272,6 +280,26 @@ def test_the_selector_is_scrapys_selector_of_the_text(
     assert selector_state(selector) == expected_state
     assert response.css("p::text").getall() == expected.css("p::text").getall()
     assert response.xpath("//title/text()").getall() == expected.xpath("//title/text()").getall()
+
+
+def test_only_nul_bytes_decode_to_nul() -> None:
+    """What the selector reads from the body (no 0x00 byte: no U+0000 in the text) holds for
+    every decoder of the Encoding Standard, on bytes that cover every pair of non-zero bytes
+    many times over (and their pairs of pairs, UTF-16's surrogates), and ISO-2022-JP's states
+    between them."""
+    import random
+
+    from scrapy_charset.encoding import ALL_ENCODINGS, decode
+
+    rng = random.Random(15)
+    data = bytes(rng.randrange(1, 256) for _ in range(1 << 20))
+    escapes = [b"\x1b(B", b"\x1b(J", b"\x1b(I", b"\x1b$@", b"\x1b$B"]
+    switching = b"".join(rng.choice(escapes) + data[i : i + 64] for i in range(0, len(data), 64))
+    for encoding in ALL_ENCODINGS:
+        if encoding.name != "replacement":  # which decodes anything to at most one U+FFFD
+            assert "\x00" in decode(b"\x00\x00ab", encoding), encoding
+        for body in (data, switching) if encoding.name == "ISO-2022-JP" else (data,):
+            assert "\x00" not in decode(body, encoding), encoding
 
 
 def test_parsel_before_1_10_is_handed_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
