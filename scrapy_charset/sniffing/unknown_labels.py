@@ -14,7 +14,7 @@ from .._regex import lazy_compile
 from ..encoding import UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, Encoding, decode, get_encoding
 from .decision import Source
 from .detect import PREFIX_BYTES, detection_window, text_sample
-from .letters import LATIN_CANDIDATES, WORDS
+from .letters import LANGUAGES, LATIN_CANDIDATES, WORDS
 from .tld import chromium_tld_default, tld_default
 
 # What Chromium's detector shows for text the project detects as the key (measured,
@@ -177,6 +177,18 @@ def _shown_for_dos(language: str, tld: str | None) -> str:
     return _DOS_ON_TLD.get((language, tld or ""), _DOS_SHOWN.get(language, "windows-1252"))
 
 
+_LATVIAN_LETTERS = frozenset("".join(LANGUAGES["latvian"]))
+
+
+def _latvian_in_dos_775(sample: bytes) -> bool:
+    """Whether ``sample`` has Latvian words (its function words are Latvian ones) and its DOS
+    775 reading makes every non-ASCII character a Latvian letter."""
+    if _languages_of_words(sample) != {"latvian"}:
+        return False
+    text = sample.decode("cp775", errors="replace")
+    return all(char.lower() in _LATVIAN_LETTERS for char in text if char > "\x7f")
+
+
 # Shift_JIS lead bytes 0x81-0x83 (punctuation, hiragana and full-width letters, katakana): the
 # most frequent in Japanese text. Text in no browser encoding that is valid Shift_JIS with a
 # third of its non-ASCII bytes among them is Shift_JIS in Chromium (Dutch DOS text, whose
@@ -288,6 +300,10 @@ def as_chromium_shows(
         # Central European words whose letters the detector read as Western (or as none):
         # Chromium shows the family's encoding (Slovak, Slovene, Czech DOS 852 text).
         family = _family_of_words(sample)
+        if family is not None and _latvian_in_dos_775(sample):
+            # Latvian DOS 775 text (not Mac Central European): macintosh, at every length
+            # and on .lv (measured: 10 of 10 pages).
+            return get_encoding("macintosh"), Source.DETECTION
         if family is not None:
             return get_encoding(family), Source.DETECTION
     english = detected is not None and detected.name in _LATIN_GUESSES and _is_english(sample)

@@ -10,7 +10,8 @@ served from 127.0.0.1 and from the language's country TLD:
   without one bullet (``•`` is 0xA5: ``¥`` in windows-1252, ``Ą`` in windows-1250), and
   Danish/Norwegian with many or few ``æ ø``.
 - English DOS text with a dozen non-ASCII bytes, Slovak/Slovene/Czech DOS 852 text, and
-  DOS 855 text, short and long; Greek DOS 869 and Mac Greek in more texts.
+  DOS 855 text, short and long; Greek DOS 869 and Mac Greek, Baltic DOS 775 and
+  Mac Central European in more texts.
 
 Usage: ``python scripts/chromium/probe_classes.py`` (with Playwright; see README.md).
 """
@@ -119,6 +120,12 @@ PROBES: list[tuple[str, str, str, str, str]] = [
     # Ukrainian DOS 855, other texts, from .ua.
     ("uk-texts", "cp855", "cp855", " ".join(TEXTS["uk"][1]), "ua"),
     ("uk-news", "cp855", "cp855", " ".join(TEXTS["uk-news"][1]), "ua"),
+    # Latvian and Lithuanian in DOS 775 and Mac Central European, other texts.
+    ("lt-texts", "cp775", "cp775", " ".join(TEXTS["lt"][1]), "lt"),
+    ("lt-sample", "cp775", "cp775", SAMPLES["lt"], "lt"),
+    ("lv-texts", "cp775", "cp775", " ".join(TEXTS["lv"][1]), "lv"),
+    ("lt-texts", "mac-latin2", "mac_latin2", " ".join(TEXTS["lt"][1]), "lt"),
+    ("lv-texts", "mac-latin2", "mac_latin2", " ".join(TEXTS["lv"][1]), "lv"),
 ]  # fmt: skip
 TLD = {"sv": "se", "da": "dk", "en": "uk"}
 
