@@ -228,8 +228,8 @@ def test_more_unknown_labels_are_ignored(document: dict[str, Any]) -> None:
     # Measured before the rules found with these recordings: 293/410, 255/335 and 141/244;
     # after: 343/410, 282/335 and 174/244 (the fresh texts were recorded after the rules);
     # with the rules of unknown_labels_classes.jsonl.gz (written on dev, fresh and those
-    # recordings): dev 364, fresh 212.
-    [("dev", 364), ("held-out", 282), ("fresh", 212)],
+    # recordings): dev 364, fresh 212; held-out 300, measured once the rules were written.
+    [("dev", 364), ("held-out", 300), ("fresh", 212)],
 )
 def test_more_recordings_read_mostly_as_chromium(split: str, floor: int) -> None:
     agree, total = _agreement([d for d in MORE if d["split"] == split])
