@@ -274,62 +274,18 @@ def as_chromium_shows(
     """The encoding and source for a page labelled with a name no browser knows, given the TLD
     of its URL and what the detector found (``detected``; ``detecting`` is false when detection
     is turned off). Chromium ignores the label and shows what its detector says, even where
-    that is not the true text (an undeclared page gets the true text): valid UTF-8
-    (`utf8mb4`) as the TLD's default or windows-1252, and the siblings its detector picks
-    (`latin9` French as windows-1252, `mac-cyrillic` Russian as windows-1251). Text in a code
-    page no browser has reads as the encoding of its language's family (Polish, Czech,
-    Slovak ... in DOS 852 or Mac Central European as windows-1250; Latvian, Lithuanian as
-    windows-1257); DOS Cyrillic 855 and DOS text with tables as windows-1252; English DOS
-    text as windows-1252 or macintosh; Western Mac text as windows-1252 unless windows-1252
-    reads signs inside its words (Danish `æ ø`: windows-1250)."""
+    that is not the true text (an undeclared page gets the true text): first the classes of
+    text in a code page no browser has (:func:`_shown_for_text`), then the sibling its
+    detector picks for what the detector here found (:func:`_shown_for_detected`), and for
+    nothing detected or valid UTF-8 (`utf8mb4`) the TLD's entry or windows-1252."""
     window = detection_window(data, PREFIX_BYTES)  # what the detectors read
     sample = text_sample(window)
     if detecting:
-        dos = _dos_language(sample)
-        if dos is not None:
-            # Words of a language in DOS 855 or 869: Chromium's answer follows the language.
-            return get_encoding(_shown_for_dos(dos, tld)), Source.DETECTION
-        if _reads_as_shift_jis(window):
-            return get_encoding("Shift_JIS"), Source.DETECTION
-    if detected is not None and _box_drawn(sample, detected):
-        # DOS Cyrillic (855) read as IBM866 or KOI8 box drawing, or DOS text with tables:
-        # Chromium's guesses for DOS 855 text are noise (windows-1256, ISO-8859-10, ...),
-        # windows-1252 the most frequent, whatever the TLD; for tables windows-1252.
-        return WINDOWS_1252, Source.DEFAULT
-    if detecting and (detected is None or detected.name in _WESTERN_GUESSES):
-        # Central European words whose letters the detector read as Western (or as none):
-        # Chromium shows the family's encoding (Slovak, Slovene, Czech DOS 852 text).
-        family = _family_of_words(sample)
-        if family is not None and _latvian_in_dos_775(sample):
-            # Latvian DOS 775 text (not Mac Central European): macintosh, at every length
-            # and on .lv (measured: 10 of 10 pages).
-            return get_encoding("macintosh"), Source.DETECTION
-        if family is not None:
-            return get_encoding(family), Source.DETECTION
-    english = detected is not None and detected.name in _LATIN_GUESSES and _is_english(sample)
-    if detecting and (detected is None or english):
-        # Text of no language (or English text, whose few accents the detector read as
-        # Central European letters: `café £4` as windows-1250 `caf‚ ś4`): Chromium shows
-        # macintosh where that reading is much more plausible, else windows-1252.
-        if _reads_as_mac(sample):
-            return get_encoding("macintosh"), Source.DETECTION
-        if english:
-            return WINDOWS_1252, Source.DETECTION
+        by_text = _shown_for_text(sample, window, tld, detected)
+        if by_text is not None:
+            return by_text
     if detected is not None and detected not in _NEVER_DETECTED_BY_CHROMIUM:
-        shown = _CHROMIUM_SHOWS.get(detected.name)
-        if detected.name == "macintosh" and not _UNDEFINED_IN_WINDOWS_1252.search(window):
-            # Mac text with no byte windows-1252 lacks (German, Spanish) is windows-1252 in
-            # Chromium; French and Portuguese (`ç` is 0x8D) stay macintosh.
-            shown = _shown_for_mac(sample)
-        elif detected.name in _GREEK and detected != tld_default(tld) and _odd_greek(sample):
-            # Greek in Mac Greek (`ρ` read as a final `ς` inside words): Chromium shows
-            # KOI8-U, unless the TLD (.gr) steers it back to ISO-8859-7.
-            shown = "KOI8-U"
-        elif detected.name == "windows-1250" and _of_western_language(sample):
-            # Words of a windows-1252 language whose letters the detector read as
-            # windows-1250 ones (German Mac Roman `ä ö ü` as `Š š ź`): as Mac text.
-            shown = _shown_for_mac(sample)
-        return get_encoding(shown) if shown else detected, Source.DETECTION
+        return get_encoding(_shown_for_detected(sample, window, tld, detected)), Source.DETECTION
     # Nothing detected, or an encoding Chromium never detects (UTF-8): its TLD table decides
     # (for UTF-8 measured; its table differs from the Standard's on a few TLDs).
     never = detected is not None
@@ -337,3 +293,61 @@ def as_chromium_shows(
     if default is not None:
         return default, Source.TLD
     return WINDOWS_1252, Source.DEFAULT
+
+
+def _shown_for_text(
+    sample: bytes, window: bytes, tld: str | None, detected: Encoding | None
+) -> tuple[Encoding, Source] | None:
+    """What Chromium shows for text in a code page no browser has, by its class (``None``
+    when it is of none): DOS 855 and 869 text by its language, Shift_JIS-like DOS text, box
+    drawing against letters, the family of Central European words, English and other text
+    the detector reads as no language."""
+    dos = _dos_language(sample)
+    if dos is not None:
+        # Words of a language in DOS 855 or 869: Chromium's answer follows the language.
+        return get_encoding(_shown_for_dos(dos, tld)), Source.DETECTION
+    if _reads_as_shift_jis(window):
+        return get_encoding("Shift_JIS"), Source.DETECTION
+    if detected is not None and _box_drawn(sample, detected):
+        # DOS Cyrillic (855) read as IBM866 or KOI8 box drawing, or DOS text with tables:
+        # Chromium's guesses for DOS 855 text are noise (windows-1256, ISO-8859-10, ...),
+        # windows-1252 the most frequent, whatever the TLD; for tables windows-1252.
+        return WINDOWS_1252, Source.DEFAULT
+    if detected is None or detected.name in _WESTERN_GUESSES:
+        # Central European words whose letters the detector read as Western (or as none):
+        # Chromium shows the family's encoding (Slovak, Slovene, Czech DOS 852 text), but
+        # macintosh for Latvian DOS 775 text (not Mac Central European) at every length and
+        # on .lv (measured: 10 of 10 pages).
+        family = _family_of_words(sample)
+        if family is not None:
+            latvian_dos = _latvian_in_dos_775(sample)
+            return get_encoding("macintosh" if latvian_dos else family), Source.DETECTION
+    english = detected is not None and detected.name in _LATIN_GUESSES and _is_english(sample)
+    if detected is None or english:
+        # Text of no language (or English text, whose few accents the detector read as
+        # Central European letters: `café £4` as windows-1250 `caf‚ ś4`): Chromium shows
+        # macintosh where that reading is much more plausible, else windows-1252.
+        if _reads_as_mac(sample):
+            return get_encoding("macintosh"), Source.DETECTION
+        if english:
+            return WINDOWS_1252, Source.DETECTION
+    return None
+
+
+def _shown_for_detected(sample: bytes, window: bytes, tld: str | None, detected: Encoding) -> str:
+    """The encoding Chromium's detector shows for text the detector here read as
+    ``detected``: a sibling (``_CHROMIUM_SHOWS``), windows-1252 or windows-1250 for Western
+    Mac text, KOI8-U for Mac Greek, else ``detected`` itself."""
+    if detected.name == "macintosh" and not _UNDEFINED_IN_WINDOWS_1252.search(window):
+        # Mac text with no byte windows-1252 lacks (German, Spanish) is windows-1252 in
+        # Chromium; French and Portuguese (`ç` is 0x8D) stay macintosh.
+        return _shown_for_mac(sample)
+    if detected.name in _GREEK and detected != tld_default(tld) and _odd_greek(sample):
+        # Greek in Mac Greek (`ρ` read as a final `ς` inside words): Chromium shows KOI8-U,
+        # unless the TLD (.gr) steers it back to ISO-8859-7.
+        return "KOI8-U"
+    if detected.name == "windows-1250" and _of_western_language(sample):
+        # Words of a windows-1252 language whose letters the detector read as windows-1250
+        # ones (German Mac Roman `ä ö ü` as `Š š ź`): as Mac text.
+        return _shown_for_mac(sample)
+    return _CHROMIUM_SHOWS.get(detected.name, detected.name)
