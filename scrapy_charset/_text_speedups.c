@@ -263,7 +263,8 @@ suspect_in(uint32_t bits, int kind, const void *data, Py_ssize_t n, Py_ssize_t a
     RANGE(cont0, CONT0_LO, CONT0_HI);                                                         \
     RANGE(cont1, CONT1_LO, CONT1_HI);                                                         \
     RANGE(cont2, CONT2_LO, CONT2_HI);                                                         \
-    const vec_t replacement = OPAQUE((vec_t){} + (lane_t)0xFFFD)
+    /* (fffd = 0: no lane is U+FFFD's, but U+FFFF's, which text hardly has) */                \
+    const vec_t replacement = OPAQUE((vec_t){} + (lane_t)(fffd ? 0xFFFD : (lane_t)~0u))
 #define WIDE_HITS(here, next)                                                                 \
     (((IN(here, latin) | IN(here, cyrillic)) &                                                \
       (IN(next, cont0) | IN(next, cont1) | IN(next, cont2))) |                                \

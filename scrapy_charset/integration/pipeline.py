@@ -205,10 +205,8 @@ class _Shape:
 
     def capacity(self, window: int) -> int:
         """Clean values each field can take before a window holding damage is full."""
-        return min(
-            (window - state.window_seen for state in self.states if state.window_damaged),
-            default=CLEAN_TALLY_LIMIT,
-        )
+        room = [window - state.window_seen for state in self.states if state.window_damaged]
+        return min(room) if room else CLEAN_TALLY_LIMIT
 
 
 class CharsetPipeline:
@@ -400,10 +398,14 @@ class CharsetPipeline:
         return shape
 
     def _flush_clean(self) -> None:
-        rule, report = self.rule, self._report
+        rule, report, window = self.rule, self._report, self._window
         for shape in self._pending:
             count = shape.pending
             for state in shape.states:
+                seen = state.window_seen + count
+                if seen < window:  # (FieldState.add_clean's common case, without a call)
+                    state.window_seen = seen
+                    continue
                 spike = state.add_clean(count, rule)
                 if spike is not None:
                     report(spike)
