@@ -315,7 +315,7 @@ def _pool_round(
         done = True
     finally:
         if not done:  # an error or an interrupt in the parent: the workers stop now
-            for process in list(getattr(pool, "_processes", None) or {}).values():
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
                 process.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
 

@@ -542,3 +542,56 @@ def test_jobs_go_on_when_the_pool_breaks_while_tasks_are_handed_out(
     two = run_audit(*inputs, "--jobs", "2")
     assert broken and two.status == 0, two.err
     assert two.out == run_audit(*inputs, "--jobs", "1").out
+
+
+_FAILING_PARENT = r"""
+import os, sys, time
+from scrapy_charset.tools import audit_parallel
+from tests.tools.test_audit_pages import run_audit
+
+read_unit = audit_parallel.read_unit
+merged_in_order = audit_parallel.merged_in_order
+log = sys.argv[1]
+
+
+def slow_read_unit(unit, options):  # each input read by a worker leaves a line in the log
+    with open(log, "a") as out:
+        out.write(unit.path + "\n")
+    time.sleep(0.2)
+    return read_unit(unit, options)
+
+
+def failing_merge(results, audit):  # the parent fails on the first outcome (a full disk)
+    for done in merged_in_order(results, audit):
+        raise OSError("No space left on device")
+        yield done
+
+
+audit_parallel.read_unit = slow_read_unit
+audit_parallel.merged_in_order = failing_merge
+try:
+    run_audit(*sys.argv[2:])
+except OSError as error:
+    print("parent failed:", error)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers")
+def test_jobs_workers_stop_when_the_parent_fails(tmp_path: Path) -> None:
+    """An error in the parent while workers still have tasks queued (here: writing the first
+    outcome fails) reaches the caller as that error, and the workers are stopped rather than
+    left to audit every queued input."""
+    files = tmp_path / "many"
+    files.mkdir()
+    for number in range(60):
+        (files / f"p{number:02}.html").write_bytes(MIX[number % len(MIX)].body)
+    log = tmp_path / "read.log"
+    run = subprocess.run(
+        [sys.executable, "-c", _FAILING_PARENT, str(log), str(files), "--jobs", "2"],
+        cwd=REPO, capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "parent failed: No space left on device" in run.stdout
+    assert "Exception ignored" not in run.stderr and "Traceback" not in run.stderr, run.stderr
+    read = log.read_text().splitlines()
+    assert 0 < len(read) < 60, len(read)
