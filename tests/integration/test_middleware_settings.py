@@ -12,6 +12,9 @@ from w3lib.encoding import html_body_declared_encoding, html_to_unicode, resolve
 
 from scrapy_charset.encoding import lookup
 from scrapy_charset.integration.middleware import (
+    _SEQUENCES,
+    _differs,
+    _inexact_sequences,
     _leading_meta_outcome,
     _outcome,
     _stock_body_codec,
@@ -172,6 +175,35 @@ def test_stock_codec_model_matches_scrapy(page: tuple[bytes, bytes | None]) -> N
     # Judged without decoding again: exact wherever it answers (None: not judged).
     differs = stock_text_differs(body, content_type, ours, decision)
     assert differs is None or differs == (ours != stock)
+
+
+def test_inexact_sequences_are_found_as_one_by_one() -> None:
+    """charset/changed for a multi-byte encoding read with its nearest Python codec: the
+    sequences the codec decodes otherwise, searched as one pattern, are found exactly where
+    looking for each in turn finds one (random CJK-like bodies, the sequences spliced in)."""
+    import random
+
+    from scrapy_charset.encoding import get_encoding
+    from scrapy_charset.encoding.tables.fast_cjk_data import FAST_CJK
+
+    rng = random.Random(15)
+    for name in [*FAST_CJK, "ISO-2022-JP"]:
+        encoding = get_encoding(name)
+        entry = FAST_CJK.get(name)
+        if entry is None:  # every non-ASCII byte
+            sequences = [bytes((b,)) for b in range(128, 256)]
+        else:
+            sequences = sorted({q for table in entry[2:] for seqs in table.values() for q in seqs})
+        wanted = _inexact_sequences(encoding)
+        for _ in range(300):
+            body = bytes(rng.choice(b"<p> abc") if rng.random() < 0.5 else rng.randrange(0x81, 0xFF)
+                         for _ in range(rng.randrange(0, 40)))  # fmt: skip
+            if sequences and rng.random() < 0.5:
+                at = rng.randrange(len(body) + 1)
+                seq = rng.choice(sequences)
+                body = body[:at] + seq[: rng.randrange(1, len(seq) + 1)] + body[at:]
+            expected = any(seq in body for seq in sequences)
+            assert _differs((_SEQUENCES, wanted), body, "text") is expected, (name, body)
 
 
 # Pieces of heads where w3lib's body scan and a plain <meta charset> may disagree: comments,
