@@ -835,7 +835,7 @@ neighbour(kept_state *st, Py_ssize_t i)
 /* _judged's verdict on a lone candidate: quality._strong (its _strong_between, asked of Python
  * with the stretch, its repair, the misreading's name and the characters around it). */
 static int
-strong_alone(kept_state *st, candidate c, long m)
+ask_strong(kept_state *st, candidate c, long m)
 {
     PyObject *args[5] = {
         PyUnicode_Substring(st->text, c.start, c.end),
@@ -852,6 +852,42 @@ strong_alone(kept_state *st, candidate c, long m)
     }
     for (int k = 0; k < 5; k++) {
         Py_XDECREF(args[k]);
+    }
+    return yes;
+}
+
+/* Verdicts of ask_strong already given, by what decides them: the misreading, the stretch (2 to
+ * 4 characters, which give the repair) and the characters before and after it (' ' outside
+ * the text). One place per hash; a collision replaces the older verdict. */
+#define STRONG_SLOTS 4096
+typedef struct {
+    Py_UCS4 key[6]; /* before, the stretch's characters (0 past its end), after */
+    unsigned char m, strong, used;
+} strong_slot;
+static strong_slot strong_seen[STRONG_SLOTS];
+
+static int
+strong_alone(kept_state *st, candidate c, long m)
+{
+    if (c.end - c.start > 4) { /* (one UTF-8 sequence: never) */
+        return ask_strong(st, c, m);
+    }
+    strong_slot probe = {{0}, (unsigned char)m, 0, 1};
+    probe.key[0] = c.start > 0 ? PyUnicode_READ(st->kind, st->data, c.start - 1) : ' ';
+    probe.key[5] = c.end < st->n ? PyUnicode_READ(st->kind, st->data, c.end) : ' ';
+    uint32_t hash = (uint32_t)m * 0x9E3779B1u ^ probe.key[0] * 0x85EBCA77u ^ probe.key[5];
+    for (Py_ssize_t i = c.start; i < c.end; i++) {
+        probe.key[1 + i - c.start] = PyUnicode_READ(st->kind, st->data, i);
+        hash = (hash ^ probe.key[1 + i - c.start]) * 0x01000193u;
+    }
+    strong_slot *slot = &strong_seen[(hash ^ (hash >> 15)) % STRONG_SLOTS];
+    if (slot->used && slot->m == probe.m && memcmp(slot->key, probe.key, sizeof(probe.key)) == 0) {
+        return slot->strong;
+    }
+    int yes = ask_strong(st, c, m);
+    if (yes >= 0) {
+        probe.strong = (unsigned char)yes;
+        *slot = probe;
     }
     return yes;
 }
@@ -968,6 +1004,7 @@ configure_rules(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_XSETREF(rule_starts_a_word, Py_NewRef(args[2]));
     Py_XSETREF(rule_names, Py_NewRef(args[3]));
     memset(text_known, 0, sizeof(text_known));
+    memset(strong_seen, 0, sizeof(strong_seen));
     Py_RETURN_NONE;
 }
 
@@ -1079,6 +1116,7 @@ configure(PyObject *module, PyObject *misreadings)
     configured = 0;
     Py_CLEAR(last_unclean[0]); /* (verdicts under the old sets) */
     Py_CLEAR(last_unclean[1]);
+    memset(strong_seen, 0, sizeof(strong_seen));
     for (Py_ssize_t m = 0; m < count; m++) {
         PyObject *triple = PySequence_Fast_GET_ITEM(sequence, m);
         PyObject *lead_chars, *continuation_chars, *lengths, *chars, *bytes;

@@ -482,6 +482,28 @@ def test_tally_reads_utf8_as_python_does() -> None:
 
 
 @needs_compiled
+def test_tally_judges_a_lone_stretch_by_its_own_neighbours() -> None:
+    """tally remembers verdicts on lone candidates: the same stretch among neighbours that
+    judge it differently ("cafÃ©s" against "KESÃ© "), in turn and again, counts as the
+    pure-Python rules count it each time."""
+    assert _text_speedups is not None
+    stretches = ["Ã©", "Ã„", "Â°", "Ä…", "Ð¸", "Å\u00a0", "â€™", "Ã\u00a0"]
+    around = [("caf", "s"), ("KES", " "), ("", ""), ("A", "B"), ("x ", " y"), ("Ж", "ж")]
+    around.append(("\n", "é ü"))
+    answered = 0
+    for _ in range(2):
+        for stretch in stretches:
+            for before, after in around:
+                text = before + stretch + after
+                for misreading in quality._MISREADINGS:
+                    found = _text_speedups.tally(text, misreading.index)
+                    if found is not None:
+                        answered += 1
+                        assert found == quality._tally_python(text, misreading), text
+    assert answered > 200
+
+
+@needs_compiled
 def test_decoded_regions_of_a_long_text_are_its_garbled_words() -> None:
     assert _text_speedups is not None
     genuine = "東京都の価格は１２３円です。Free shipping on orders over $50. " * 200
