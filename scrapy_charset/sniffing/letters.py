@@ -16,6 +16,7 @@ the distinct non-ASCII bytes, so the cost is a few hundred microseconds at most 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
@@ -573,14 +574,73 @@ def prefer_words(sample: bytes, tied: list[str], near: tuple[str, ...] = ()) -> 
     return [name for name in tied if clear.get(name) == tied_best] or tied
 
 
-def _context_score(scored: bytes, marks: bytes, keys: list[int], encoding: str) -> float:
+# Polish writes a soft consonant before a vowel as `ni`, `si` (`nie`, `siebie`), so `ń` `ś`
+# before a vowel are no Polish: they are how a Spanish `ñ` (`año`, `España`) or a French `œ`
+# (`cœur`) read in windows-1250. (`ź` is left out: it is how DOS Latin 2's `č` reads there,
+# text no browser decodes, which Chromium shows as windows-1250.)
+_SOFT_CONSONANTS = "ńśŃŚ"
+_VOWELS_AFTER_SOFT = "aeiouyAEIOUYąęóĄĘÓ"
+# The openings of a Spanish question or exclamation and the marks that close it: a byte a
+# reading takes for a letter, standing at a word's start, where windows-1252 reads `¿` (`¡`)
+# and the clause it opens ends with `?` (`!`) is the mark misread (`¿es verdad?` read as
+# windows-1250 `żes verdad?`).
+_INVERTED_MARKS = ((0xBF, b"?"), (0xA1, b"!"))
+# How far the closing mark may be (a short question or exclamation).
+_INVERTED_REACH = 80
+
+
+@cache
+def _soft_before_vowel(encoding: str) -> re.Pattern[bytes] | None:
+    """A pattern finding `ń` `ś` before a vowel in ``encoding``; ``None`` when it has
+    none of them."""
+    table = charmap_table(encoding)
+    soft = bytes(byte for byte in range(0x80, 0x100) if table[byte] in _SOFT_CONSONANTS)
+    if not soft:
+        return None
+    vowels = bytes(byte for byte in range(0x100) if table[byte] in _VOWELS_AFTER_SOFT)
+    return re.compile(b"[" + re.escape(soft) + b"][" + re.escape(vowels) + b"]")
+
+
+@cache
+def _inverted_marks(encoding: str) -> tuple[re.Pattern[bytes], ...]:
+    """Patterns finding the bytes of ``_INVERTED_MARKS`` that ``encoding`` reads as letters,
+    opening a clause closed by the mark."""
+    table = charmap_table(encoding)
+    patterns = []
+    for byte, closing in _INVERTED_MARKS:
+        if _is_letter(table[byte]):
+            # At a word's start, then a clause without a sentence's end, then the mark.
+            stops = re.escape(b".?!<>\n" + bytes((byte,)))
+            clause = b"[^%s]{1,%d}" % (stops, _INVERTED_REACH)
+            opening = rb"(?<![\w\x80-\xff])" + re.escape(bytes((byte,)))
+            patterns.append(re.compile(opening + clause + re.escape(closing)))
+    return tuple(patterns)
+
+
+def _structure_score(sample: bytes, keys: list[int], encoding: str) -> float:
+    """The (negative) score of letters the spelling of their language rules out, in the whole
+    ``sample``: a soft consonant before a vowel, an inverted mark read as a letter."""
+    score = 0.0
+    soft = _soft_before_vowel(encoding)
+    if soft is not None and soft.search(sample):
+        score += _CONTEXT * len(soft.findall(sample))
+    if 0xBF - 0x80 in keys or 0xA1 - 0x80 in keys:
+        score += _CONTEXT * sum(len(p.findall(sample)) for p in _inverted_marks(encoding))
+    return score
+
+
+def _context_score(
+    scored: bytes, marks: bytes, keys: list[int], encoding: str, sample: bytes | None = None
+) -> float:
     """A reading's score besides its letters: the context of its characters in ``scored``
     (the sample's non-ASCII bytes ``keys`` among them), its runs of Latin letters
-    (``marks``), and the encoding's prior. Never positive."""
+    (``marks``), the spelling rules over the whole ``sample`` (``scored`` when not given),
+    and the encoding's prior. Never positive."""
     classes = scored.translate(_class_table(encoding))
     misplaced = _misplaced_score(classes)
     if not _lone_keys(encoding).isdisjoint(keys):
         misplaced += _lone_score(scored.translate(_lone_table(encoding)))
+    misplaced += _structure_score(scored if sample is None else sample, keys, encoding)
     return _run_score(marks) + misplaced + _PRIOR.get(encoding, 0.0)
 
 
@@ -668,7 +728,7 @@ def ranked_readings(
     def total(name: str) -> float:
         if name not in totals:
             letters = max(language_scores(name).values(), default=float("-inf"))
-            totals[name] = letters + _context_score(scored, marks[name], keys, name)
+            totals[name] = letters + _context_score(scored, marks[name], keys, name, sample)
         return totals[name]
 
     top = float("-inf")

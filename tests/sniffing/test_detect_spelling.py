@@ -1,0 +1,102 @@
+"""Detection of short undeclared pages by spelling rules: letters a language's spelling rules
+out in the place they stand (a Spanish `¿` read as a windows-1250 `ż` opening a question, a
+Spanish `ñ` read as a Polish `ń` before a vowel). The pages are made from word lists: each
+class is several sentences in real encodings, decoded by ``decode_html``."""
+
+from __future__ import annotations
+
+from itertools import product
+
+import pytest
+
+from scrapy_charset.encoding import decode, get_encoding
+from scrapy_charset.sniffing import decode_html
+from scrapy_charset.sniffing.letters import reading_score
+
+_FILLER = (
+    "Los precios de la semana son para todos los clientes de la tienda. El centro abre de"
+    " lunes a viernes por la tarde."
+)
+# Questions and exclamations opened by `¿` `¡` and a small letter (as after a colon or a
+# comma), with no other letter that tells Spanish from Polish but `ó`.
+_LEADS = ("Pregunta:", "Bueno,", "Y entonces,", "Dice:")
+_QUESTIONS = (
+    "¿uno ó dos?",
+    "¿es verdad?",
+    "¿vienes hoy?",
+    "¿a que hora?",
+    "¿estas bien?",
+    "¿lo tienes?",
+    "¿sabes donde esta?",
+    "¿otra vez?",
+)
+_EXCLAMATIONS = ("¡vamos!", "¡que bien!", "¡ya esta!", "¡claro que si!")
+# Words with `ñ` between vowels, as Spanish writes it.
+_N_WORDS = ("año", "niño", "España", "señora", "mañana", "pequeña", "montaña", "compañero")
+_SPANISH_ENCODINGS = ("windows-1252", "ISO-8859-15")
+_URLS = (None, "http://www.example.es/", "http://www.example.com/")
+
+
+def _page(text: str, encoding: str) -> bytes:
+    return f"<html><body><p>{text}</p></body></html>".encode(get_encoding(encoding).python_codec)
+
+
+def _decodes_right(body: bytes, encoding: str, url: str | None) -> bool:
+    return decode_html(body, url=url)[0] == decode(body, get_encoding(encoding))
+
+
+@pytest.mark.parametrize("encoding", _SPANISH_ENCODINGS)
+@pytest.mark.parametrize("url", _URLS)
+def test_spanish_inverted_marks_open_a_clause(encoding: str, url: str | None) -> None:
+    """`¿` and `¡` at a word's start, closed by `?` and `!`, are the marks, not `ż` `Ą`."""
+    sentences = [f"{lead} {mark}" for lead, mark in product(_LEADS, (*_QUESTIONS, *_EXCLAMATIONS))]
+    wrong = [
+        text
+        for text in sentences
+        if not _decodes_right(_page(f"{_FILLER} {text}", encoding), encoding, url)
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("encoding", _SPANISH_ENCODINGS)
+def test_spanish_questions_with_n_between_vowels(encoding: str) -> None:
+    sentences = [
+        f"Y el {word} es nuevo, {question}" for word, question in product(_N_WORDS, _QUESTIONS)
+    ]
+    wrong = [
+        text
+        for text in sentences
+        if not _decodes_right(_page(f"{_FILLER} {text}", encoding), encoding, None)
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("word", _N_WORDS)
+def test_n_before_a_vowel_is_no_polish(word: str) -> None:
+    """`ń` before a vowel is ruled out by Polish spelling (`ni` before a vowel): windows-1250's
+    `ańo` scores below windows-1252's `año` (they tied on letters alone)."""
+    sample = f"{_FILLER} El {word} es nuevo.".encode("cp1252")
+    assert reading_score(sample, "windows-1250") < reading_score(sample, "windows-1252")
+
+
+# Polish: `ń` at a word's end or before a consonant, `ż` at a word's start, questions.
+_POLISH = (
+    "Dzień dobry, czy wiesz, że jutro jest święto?",
+    "Koń stoi w stajni, a żona czeka w domu.",
+    "Czy to prawda, że pański syn wraca?",
+    "Życie jest piękne, prawda?",
+    "Może pójdziemy jutro do kina?",
+    "Tańczyli cały wieczór.",
+)
+_POLISH_FILLER = "Sklep jest otwarty od poniedzialku do piatku, a ceny zawieraja podatek VAT."
+
+
+@pytest.mark.parametrize("encoding", ["windows-1250", "ISO-8859-2"])
+@pytest.mark.parametrize("url", [None, "http://www.example.pl/"])
+def test_polish_soft_consonants_and_questions_stay_polish(encoding: str, url: str | None) -> None:
+    wrong = [
+        text
+        for text in _POLISH
+        if not _decodes_right(_page(f"{_POLISH_FILLER} {text}", encoding), encoding, url)
+    ]
+    assert wrong == []
