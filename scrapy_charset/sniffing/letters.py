@@ -489,7 +489,11 @@ def prefer_language(sample: bytes, tied: list[str], language: str | None) -> lis
     texts = {name: sample.decode(get_encoding(name).python_codec, "replace") for name in tied}
     if len(set(texts.values())) == 1:
         return tied
-    scores = {name: language_score(sample, name, language) for name in tied}
+    # (With the context the ranking counted: the letters alone would bring back the misread
+    # characters the context marked down, ISO-8859-7's `Σ’` as windows-1253's `ΣΆ`.)
+    scores = {
+        name: language_score(sample, name, language) + context_score(sample, name) for name in tied
+    }
     top = max(scores.values())
     if top == float("-inf"):
         return tied
@@ -587,6 +591,7 @@ _VOWELS_AFTER_SOFT = "aeiouyAEIOUYąęóĄĘÓ"
 _INVERTED_MARKS = ((0xBF, b"?"), (0xA1, b"!"))
 # How far the closing mark may be (a short question or exclamation).
 _INVERTED_REACH = 80
+_TONOS_CAPITALS = "ΆΈΉΊΌΎΏ"
 
 
 @cache
@@ -599,6 +604,24 @@ def _soft_before_vowel(encoding: str) -> re.Pattern[bytes] | None:
         return None
     vowels = bytes(byte for byte in range(0x100) if table[byte] in _VOWELS_AFTER_SOFT)
     return re.compile(b"[" + re.escape(soft) + b"][" + re.escape(vowels) + b"]")
+
+
+@cache
+def _tonos_capital_in_word(encoding: str) -> re.Pattern[bytes] | None:
+    """A pattern finding a Greek capital with a tonos right after a Greek letter in
+    ``encoding``; ``None`` when it has no such capital. Greek writes the tonos on a capital
+    only at a word's start (words in capitals drop it): ISO-8859-7's apostrophe (`Σ’`) is
+    windows-1253's `Ά` (`ΣΆ`)."""
+    table = charmap_table(encoding)
+    capitals = bytes(byte for byte in range(0x80, 0x100) if table[byte] in _TONOS_CAPITALS)
+    if not capitals:
+        return None
+    greek = bytes(
+        byte
+        for byte in range(0x80, 0x100)
+        if table[byte].isalpha() and "GREEK" in unicodedata.name(table[byte], "")
+    )
+    return re.compile(b"[" + re.escape(greek) + b"][" + re.escape(capitals) + b"]")
 
 
 @cache
@@ -619,11 +642,15 @@ def _inverted_marks(encoding: str) -> tuple[re.Pattern[bytes], ...]:
 
 def _structure_score(sample: bytes, keys: list[int], encoding: str) -> float:
     """The (negative) score of letters the spelling of their language rules out, in the whole
-    ``sample``: a soft consonant before a vowel, an inverted mark read as a letter."""
+    ``sample``: a soft consonant before a vowel, a Greek capital with a tonos inside a word,
+    an inverted mark read as a letter."""
     score = 0.0
     soft = _soft_before_vowel(encoding)
     if soft is not None and soft.search(sample):
         score += _CONTEXT * len(soft.findall(sample))
+    tonos = _tonos_capital_in_word(encoding)
+    if tonos is not None:
+        score += _CONTEXT * len(tonos.findall(sample))
     if 0xBF - 0x80 in keys or 0xA1 - 0x80 in keys:
         score += _CONTEXT * sum(len(p.findall(sample)) for p in _inverted_marks(encoding))
     return score
@@ -646,9 +673,14 @@ def _context_score(
 
 def reading_score(sample: bytes, encoding: str) -> float:
     """The score of one reading (letters and context), as ``best_readings`` ranks it."""
-    marks = sample.translate(_run_table(encoding))
     keys, numbers = _byte_counts(sample)
-    return letter_score(keys, numbers, encoding) + _context_score(sample, marks, keys, encoding)
+    return letter_score(keys, numbers, encoding) + context_score(sample, encoding)
+
+
+def context_score(sample: bytes, encoding: str) -> float:
+    """The score of one reading besides its letters (never positive)."""
+    marks = sample.translate(_run_table(encoding))
+    return _context_score(sample, marks, _byte_counts(sample)[0], encoding)
 
 
 def best_readings(

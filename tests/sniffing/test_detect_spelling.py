@@ -100,3 +100,38 @@ def test_polish_soft_consonants_and_questions_stay_polish(encoding: str, url: st
         if not _decodes_right(_page(f"{_POLISH_FILLER} {text}", encoding), encoding, url)
     ]
     assert wrong == []
+
+
+# Greek elision: a word cut before a vowel keeps an apostrophe (ISO-8859-7 0xA2, windows-1253
+# `Ά`) at its end; sentences start with the elided word, so it is a capital.
+_ELIDED = ("Σ’", "Τ’", "Μ’", "Απ’", "Γι’")
+_GREEK_REST = ("αγαπώ πολύ.", "αρέσει το καλοκαίρι.", "είπα να έρθει.", "άκουσα χθες.")
+_GREEK_FILLER = "Welcome to our site. Home - News - Contact."
+
+
+@pytest.mark.parametrize("url", [None, "http://www.example.gr/"])
+def test_greek_apostrophe_after_a_capital_is_no_tonos_capital(url: str | None) -> None:
+    """A Greek capital with a tonos stands at a word's start only: ISO-8859-7's `Σ’` is not
+    windows-1253's `ΣΆ`."""
+    sentences = [f"{word} {rest}" for word, rest in product(_ELIDED, _GREEK_REST)]
+    wrong = [
+        text
+        for text in sentences
+        if not _decodes_right(_page(f"{_GREEK_FILLER} {text}", "ISO-8859-7"), "ISO-8859-7", url)
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("url", [None, "http://www.example.gr/"])
+def test_greek_tonos_capitals_at_a_word_start_stay_windows_1253(url: str | None) -> None:
+    """windows-1253's `Ά` at a word's start (names, a sentence's first word) is still `Ά`."""
+    sentences = [
+        f"{name} {rest}"
+        for name, rest in product(("Άννα", "Άρης", "Άλκης"), ("ήρθε χθες.", "είναι εδώ."))
+    ]
+    wrong = [
+        text
+        for text in sentences
+        if not _decodes_right(_page(f"Η {text} Ο {text}", "windows-1253"), "windows-1253", url)
+    ]
+    assert wrong == []
