@@ -346,11 +346,16 @@ def _run_table(encoding: str) -> bytes:
 # Letters that are consonants though their decomposition has no ASCII consonant.
 _OTHER_CONSONANTS = set("łđßðþŧŋĸħ")
 _VOWELS = set("aeiouy")
-# The vowels with a diacritic that are words on their own in the languages here (French and
-# Portuguese `à`, Portuguese `é`, Italian `è`, Icelandic and Faroese `á` `í`, Norwegian `å`,
-# Welsh `â`, Lithuanian `į`, Hungarian `ő`, Spanish and Portuguese `ó`: `3 ó 4`); the others
-# standing alone are signs misread.
-_ONE_LETTER_WORDS = set("àáâåèéíįóő")
+# The vowels with a diacritic that are words on their own, by language (French and Portuguese
+# `à`, Portuguese `é`, Italian `è`, Icelandic and Faroese `á` `í`, Norwegian `å`, Welsh `â`,
+# Lithuanian `į`, Hungarian `ő`, Spanish and Portuguese `ó`: `3 ó 4`); in an encoding, those of
+# the languages it can write. The others standing alone are signs misread (and `ó` alone is no
+# Polish: Spanish `uno ó dos` read as windows-1250).
+_ONE_LETTER_WORDS: dict[str, str] = {
+    "french": "à", "portuguese": "àéó", "spanish": "ó", "italian": "è", "icelandic": "áí",
+    "faroese": "áí", "nordic": "å", "welsh": "â", "lithuanian": "į", "hungarian": "ő",
+    "vietnamese": "àáâèéíó",
+}  # fmt: skip
 # Bytes that are a one-letter word in an encoding but the sign that stands alone between words
 # in windows-1252, the encoding served most: macintosh `ó` is windows-1252's `—` (0x97).
 _DASH_LOOKALIKES = {"macintosh": b"\x97"}
@@ -365,14 +370,21 @@ def _is_consonant(char: str) -> bool:
     return base.isascii() and base.isalpha() and base not in _VOWELS
 
 
-def _is_never_alone(char: str) -> bool:
+@cache
+def _one_letter_words(encoding: str) -> frozenset[str]:
+    """The vowels with a diacritic that are words on their own in a language ``encoding``
+    can write."""
+    return frozenset("".join(_ONE_LETTER_WORDS.get(name, "") for name in languages_of(encoding)))
+
+
+def _is_never_alone(char: str, words: frozenset[str]) -> bool:
     """Whether the non-ASCII Latin letter ``char`` is no word on its own: a consonant (`ž`),
-    or a vowel with a diacritic that is no one-letter word (`ó`, `ï`, `Ö`)."""
+    or a vowel with a diacritic that is not one of the one-letter ``words`` (`ó`, `ï`, `Ö`)."""
     if _is_consonant(char):
         return True
     small = char.lower()
     base = unicodedata.normalize("NFD", small)[0]
-    return base in _VOWELS and small != base and small not in _ONE_LETTER_WORDS
+    return base in _VOWELS and small != base and small not in words
 
 
 @cache
@@ -382,8 +394,9 @@ def _lone_table(encoding: str) -> bytes:
     such letters standing alone)."""
     marks = []
     dashes = _DASH_LOOKALIKES.get(encoding, b"")
+    words = _one_letter_words(encoding)
     for byte, char in enumerate(charmap_table(encoding)):
-        never_alone = byte in dashes or _is_never_alone(char)
+        never_alone = byte in dashes or _is_never_alone(char, words)
         if byte >= 0x80 and _is_latin(char) and char.isalpha() and never_alone:
             marks.append("k")
         elif char.isalnum() or (byte >= 0x80 and _is_letter(char)):
@@ -590,7 +603,7 @@ _VOWELS_AFTER_SOFT = "aeiouyAEIOUYąęóĄĘÓ"
 # windows-1250 `żes verdad?`).
 _INVERTED_MARKS = ((0xBF, b"?"), (0xA1, b"!"))
 # How far the closing mark may be (a short question or exclamation).
-_INVERTED_REACH = 80
+_INVERTED_REACH = 160
 _TONOS_CAPITALS = "ΆΈΉΊΌΎΏ"
 
 
@@ -633,8 +646,9 @@ def _inverted_marks(encoding: str) -> tuple[re.Pattern[bytes], ...]:
     for byte, closing in _INVERTED_MARKS:
         if _is_letter(table[byte]):
             # At a word's start, then a clause without a sentence's end, then the mark.
+            # (A full stop inside a number or an abbreviation ends no sentence: `3.000`.)
             stops = re.escape(b".?!<>\n" + bytes((byte,)))
-            clause = b"[^%s]{1,%d}" % (stops, _INVERTED_REACH)
+            clause = rb"(?:[^%s]|\.(?=\w)){1,%d}" % (stops, _INVERTED_REACH)
             opening = rb"(?<![\w\x80-\xff])" + re.escape(bytes((byte,)))
             patterns.append(re.compile(opening + clause + re.escape(closing)))
     return tuple(patterns)

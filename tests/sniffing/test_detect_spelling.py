@@ -135,3 +135,28 @@ def test_greek_tonos_capitals_at_a_word_start_stay_windows_1253(url: str | None)
         if not _decodes_right(_page(f"Η {text} Ο {text}", "windows-1253"), "windows-1253", url)
     ]
     assert wrong == []
+
+
+# Spanish `ó` standing alone between numbers or words (`3 ó 4`, `uno ó dos`), in long
+# questions with numbers written with a full stop (`3.000`): `ó` alone is no Polish word, and
+# the stop in a number ends no question.
+_CHOICES = ("3 ó 4", "uno ó dos", "10 ó 12", "lunes ó martes")
+_MIDDLES = (
+    "pagan los vecinos del barrio por la vivienda",
+    "cuestan los 3.000 pisos de la zona",
+    "llegan los inquilinos al centro",
+)
+
+
+@pytest.mark.parametrize("encoding", _SPANISH_ENCODINGS)
+@pytest.mark.parametrize("url", _URLS)
+def test_spanish_lone_o_and_long_questions(encoding: str, url: str | None) -> None:
+    sentences = [
+        f"¿cuanto {middle}, {choice}?" for middle, choice in product(_MIDDLES, _CHOICES)
+    ] + [f"Son {choice} personas, {choice} casas." for choice in _CHOICES]
+    wrong = [
+        text
+        for text in sentences
+        if not _decodes_right(_page(f"{_FILLER} {text}", encoding), encoding, url)
+    ]
+    assert wrong == []
