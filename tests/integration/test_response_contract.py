@@ -201,6 +201,7 @@ def test_middleware_with_from_crawler_detector_makes_no_unpicklable_responses() 
 
 
 SJIS_HEADER = {"Content-Type": "text/html; charset=shift_jis"}
+WIN1252 = "text/xml; charset=windows-1252"
 SELECTOR_PAGE = "<html><head><title>Café ☕</title></head><body><p class='t'>Größe 日本語</p>"
 
 
@@ -241,6 +242,9 @@ def selector_state(selector: Any) -> dict[str, Any]:
         (SELECTOR_PAGE.encode("cp932", "replace"), SJIS_HEADER, True),
         (SELECTOR_PAGE.encode("gb18030"), {"Content-Type": "text/html; charset=gb18030"}, True),
         (b"\x1b$B" + "日本語".encode("iso-2022-jp")[3:] + b"<p>\x1b(Bx</p>", {}, True),
+        # An XML declaration naming another encoding, which the UTF-8 parser overrides alike.
+        (b'<?xml version="1.0" encoding="utf-16"?><r>\xe9</r>', {"Content-Type": WIN1252}, True),
+        (b'<?xml version="1.0" encoding="shift_jis"?><r>\x93\xfa</r>', {}, True),
         (b"<p>a\x00b</p>\x00 ", {}, False),  # NUL bytes: stripped in another order
         (b"<p>\xe9</p>\x00", {"Content-Type": "text/html; charset=windows-1252"}, False),
         (b"<p>\xe9</p>\xa0", {"Content-Type": "text/html; charset=windows-1252"}, False),  # NBSP
