@@ -20,7 +20,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from heapq import heapify, heappop, heappush
 from operator import itemgetter, mul
 from typing import NamedTuple
@@ -607,66 +607,84 @@ _INVERTED_REACH = 160
 _TONOS_CAPITALS = "ΆΈΉΊΌΎΏ"
 
 
-@cache
-def _soft_before_vowel(encoding: str) -> re.Pattern[bytes] | None:
-    """A pattern finding `ń` `ś` before a vowel in ``encoding``; ``None`` when it has
-    none of them."""
+# A spelling rule: the non-ASCII bytes (- 0x80) it is about, and a pattern finding where they
+# break it. (Only samples holding one of the bytes are searched.)
+_Rule = tuple[frozenset[int], re.Pattern[bytes]]
+
+
+def _pair_rule(encoding: str, first: str, second: str, keys_of: str) -> _Rule | None:
+    """The rule finding a character of ``first`` before one of ``second`` in ``encoding``,
+    about the bytes of the characters ``keys_of``; ``None`` when it has none of them."""
     table = charmap_table(encoding)
-    soft = bytes(byte for byte in range(0x80, 0x100) if table[byte] in _SOFT_CONSONANTS)
-    if not soft:
+    first_bytes = bytes(byte for byte in range(0x100) if table[byte] in first)
+    second_bytes = bytes(byte for byte in range(0x100) if table[byte] in second)
+    keys = frozenset(byte - 0x80 for byte in range(0x80, 0x100) if table[byte] in keys_of)
+    if not keys or not first_bytes or not second_bytes:
         return None
-    vowels = bytes(byte for byte in range(0x100) if table[byte] in _VOWELS_AFTER_SOFT)
-    return re.compile(b"[" + re.escape(soft) + b"][" + re.escape(vowels) + b"]")
+    pattern = b"[" + re.escape(first_bytes) + b"][" + re.escape(second_bytes) + b"]"
+    return keys, re.compile(pattern)
 
 
 @cache
-def _tonos_capital_in_word(encoding: str) -> re.Pattern[bytes] | None:
-    """A pattern finding a Greek capital with a tonos right after a Greek letter in
-    ``encoding``; ``None`` when it has no such capital. Greek writes the tonos on a capital
-    only at a word's start (words in capitals drop it): ISO-8859-7's apostrophe (`Σ’`) is
-    windows-1253's `Ά` (`ΣΆ`)."""
-    table = charmap_table(encoding)
-    capitals = bytes(byte for byte in range(0x80, 0x100) if table[byte] in _TONOS_CAPITALS)
-    if not capitals:
-        return None
-    greek = bytes(
-        byte
-        for byte in range(0x80, 0x100)
-        if table[byte].isalpha() and "GREEK" in unicodedata.name(table[byte], "")
+def _soft_before_vowel(encoding: str) -> _Rule | None:
+    """`ń` `ś` before a vowel in ``encoding``."""
+    return _pair_rule(encoding, _SOFT_CONSONANTS, _VOWELS_AFTER_SOFT, _SOFT_CONSONANTS)
+
+
+@cache
+def _tonos_capital_in_word(encoding: str) -> _Rule | None:
+    """A Greek capital with a tonos right after a Greek letter in ``encoding``. Greek writes
+    the tonos on a capital only at a word's start (words in capitals drop it): ISO-8859-7's
+    apostrophe (`Σ’`) is windows-1253's `Ά` (`ΣΆ`)."""
+    greek = "".join(
+        char
+        for char in charmap_table(encoding)[0x80:]
+        if char.isalpha() and "GREEK" in unicodedata.name(char, "")
     )
-    return re.compile(b"[" + re.escape(greek) + b"][" + re.escape(capitals) + b"]")
+    return _pair_rule(encoding, greek, _TONOS_CAPITALS, _TONOS_CAPITALS)
+
+
+def _inverted_clause(byte: int, closing: bytes) -> re.Pattern[bytes]:
+    """A pattern finding ``byte`` at a word's start, then a clause without a sentence's end,
+    then ``closing``. (The byte comes first, so that it is searched for as a literal; a full
+    stop inside a number or an abbreviation ends no sentence: `3.000`.)"""
+    opening = re.escape(bytes((byte,)))
+    stops = re.escape(b".?!<>\n" + bytes((byte,)))
+    clause = rb"(?:[^%s]|\.(?=\w)){1,%d}" % (stops, _INVERTED_REACH)
+    return re.compile(
+        opening + rb"(?<![\w\x80-\xff]" + opening + b")" + clause + re.escape(closing)
+    )
+
+
+_INVERTED_CLAUSES = tuple(_inverted_clause(byte, closing) for byte, closing in _INVERTED_MARKS)
+
+
+@lru_cache(maxsize=4)
+def _inverted_clauses(sample: bytes) -> tuple[int, ...]:
+    """How many clauses each of ``_INVERTED_MARKS`` opens in ``sample`` (the same for every
+    reading: counted once)."""
+    return tuple(len(pattern.findall(sample)) for pattern in _INVERTED_CLAUSES)
 
 
 @cache
-def _inverted_marks(encoding: str) -> tuple[re.Pattern[bytes], ...]:
-    """Patterns finding the bytes of ``_INVERTED_MARKS`` that ``encoding`` reads as letters,
-    opening a clause closed by the mark."""
+def _inverted_letters(encoding: str) -> tuple[bool, ...]:
+    """Whether ``encoding`` reads each byte of ``_INVERTED_MARKS`` as a letter."""
     table = charmap_table(encoding)
-    patterns = []
-    for byte, closing in _INVERTED_MARKS:
-        if _is_letter(table[byte]):
-            # At a word's start, then a clause without a sentence's end, then the mark.
-            # (A full stop inside a number or an abbreviation ends no sentence: `3.000`.)
-            stops = re.escape(b".?!<>\n" + bytes((byte,)))
-            clause = rb"(?:[^%s]|\.(?=\w)){1,%d}" % (stops, _INVERTED_REACH)
-            opening = rb"(?<![\w\x80-\xff])" + re.escape(bytes((byte,)))
-            patterns.append(re.compile(opening + clause + re.escape(closing)))
-    return tuple(patterns)
+    return tuple(_is_letter(table[byte]) for byte, _ in _INVERTED_MARKS)
 
 
-def _structure_score(sample: bytes, keys: list[int], encoding: str) -> float:
-    """The (negative) score of letters the spelling of their language rules out, in the whole
-    ``sample``: a soft consonant before a vowel, a Greek capital with a tonos inside a word,
-    an inverted mark read as a letter."""
+def _structure_score(scored: bytes, sample: bytes, keys: list[int], encoding: str) -> float:
+    """The (negative) score of letters the spelling of their language rules out: a soft
+    consonant before a vowel and a Greek capital with a tonos inside a word (pairs of bytes,
+    found in ``scored``), an inverted mark read as a letter (its clause, in the whole
+    ``sample``)."""
     score = 0.0
-    soft = _soft_before_vowel(encoding)
-    if soft is not None and soft.search(sample):
-        score += _CONTEXT * len(soft.findall(sample))
-    tonos = _tonos_capital_in_word(encoding)
-    if tonos is not None:
-        score += _CONTEXT * len(tonos.findall(sample))
+    for rule in (_soft_before_vowel(encoding), _tonos_capital_in_word(encoding)):
+        if rule is not None and not rule[0].isdisjoint(keys):
+            score += _CONTEXT * len(rule[1].findall(scored))
     if 0xBF - 0x80 in keys or 0xA1 - 0x80 in keys:
-        score += _CONTEXT * sum(len(p.findall(sample)) for p in _inverted_marks(encoding))
+        clauses = zip(_inverted_clauses(sample), _inverted_letters(encoding), strict=True)
+        score += _CONTEXT * sum(count for count, letter in clauses if letter)
     return score
 
 
@@ -681,7 +699,7 @@ def _context_score(
     misplaced = _misplaced_score(classes)
     if not _lone_keys(encoding).isdisjoint(keys):
         misplaced += _lone_score(scored.translate(_lone_table(encoding)))
-    misplaced += _structure_score(scored if sample is None else sample, keys, encoding)
+    misplaced += _structure_score(scored, scored if sample is None else sample, keys, encoding)
     return _run_score(marks) + misplaced + _PRIOR.get(encoding, 0.0)
 
 
