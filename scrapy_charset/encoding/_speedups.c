@@ -882,6 +882,71 @@ PyDoc_STRVAR(holds_word_doc,
              "holds_word(data, word, end) -> bool\n\n"
              "Whether data[:end] holds word (lowercase ASCII letters) in any letter case.");
 
+/* holds_any: whether a body holds any of a few byte strings (the sequences one codec decodes
+ * otherwise than another), in one pass. A table of the strings' first two bytes (one bit per
+ * pair) is tested at every place; only where it hits are the strings compared. */
+static PyObject *
+speedups_holds_any(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "holds_any takes data and a tuple of bytes");
+        return NULL;
+    }
+    PyObject *strings = args[1];
+    const Py_ssize_t count = PyTuple_GET_SIZE(strings);
+    unsigned char singles[256] = {0};
+    uint8_t pairs[8192] = {0};
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *item = PyTuple_GET_ITEM(strings, k);
+        if (!PyBytes_Check(item) || PyBytes_GET_SIZE(item) == 0) {
+            PyErr_SetString(PyExc_TypeError, "holds_any's strings must be non-empty bytes");
+            return NULL;
+        }
+        const unsigned char *w = (const unsigned char *)PyBytes_AS_STRING(item);
+        if (PyBytes_GET_SIZE(item) == 1) {
+            singles[w[0]] = 1;
+        } else {
+            const unsigned pair = (unsigned)w[0] << 8 | w[1];
+            pairs[pair >> 3] |= (uint8_t)(1u << (pair & 7));
+        }
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    const unsigned char *s = (const unsigned char *)view.buf;
+    const Py_ssize_t n = view.len;
+    int found = 0;
+    for (Py_ssize_t i = 0; i < n && !found; i++) {
+        if (singles[s[i]]) {
+            found = 1;
+            break;
+        }
+        if (i + 1 == n) {
+            break;
+        }
+        const unsigned pair = (unsigned)s[i] << 8 | s[i + 1];
+        if (!(pairs[pair >> 3] & (1u << (pair & 7)))) {
+            continue;
+        }
+        for (Py_ssize_t k = 0; k < count; k++) {
+            PyObject *item = PyTuple_GET_ITEM(strings, k);
+            const Py_ssize_t length = PyBytes_GET_SIZE(item);
+            if (length >= 2 && length <= n - i &&
+                memcmp(s + i, PyBytes_AS_STRING(item), (size_t)length) == 0) {
+                found = 1;
+                break;
+            }
+        }
+    }
+    PyBuffer_Release(&view);
+    return PyBool_FromLong(found);
+}
+
+PyDoc_STRVAR(holds_any_doc,
+             "holds_any(data, strings) -> bool\n\n"
+             "Whether data holds any of the non-empty bytes in the tuple strings.");
+
 /* ---- Encoders ------------------------------------------------------------------------------
  * The Encoding Standard's encoders driven by a table built in Python (encoders.py): one
  * uint32 per BMP code point holding its bytes packed big-endian (below 0x100 one byte, below
@@ -1661,6 +1726,8 @@ static PyMethodDef speedups_methods[] = {
     {"decode_single_byte", speedups_decode_single_byte, METH_VARARGS, decode_single_byte_doc},
     {"holds_word", (PyCFunction)(void (*)(void))speedups_holds_word, METH_FASTCALL,
      holds_word_doc},
+    {"holds_any", (PyCFunction)(void (*)(void))speedups_holds_any, METH_FASTCALL,
+     holds_any_doc},
     {"high_byte_counts", speedups_high_byte_counts, METH_O, high_byte_counts_doc},
     {"next_meta", speedups_next_meta, METH_VARARGS, next_meta_doc},
     {NULL, NULL, 0, NULL},

@@ -14,6 +14,7 @@ decoder is known to be in its initial state, so chunked output equals one-shot o
 from __future__ import annotations
 
 import codecs
+import re
 from collections.abc import Callable
 from functools import cache
 from typing import Protocol
@@ -53,6 +54,23 @@ def _holds_word(data: bytes, word: bytes, end: int) -> bool:
 # negative).
 holds_word: Callable[[bytes, bytes, int], bool] = (
     _holds_word if compiled is None else compiled.holds_word
+)
+
+
+@cache
+def _any_pattern(strings: tuple[bytes, ...]) -> re.Pattern[bytes]:
+    return re.compile(b"|".join(map(re.escape, strings)))
+
+
+def _holds_any(data: bytes, strings: tuple[bytes, ...]) -> bool:
+    return bool(strings) and _any_pattern(strings).search(data) is not None
+
+
+# Whether ``data`` holds any of ``strings`` (a tuple of non-empty bytes) anywhere: one pass
+# when compiled (a regular expression's search of a 9 KB page for GBK's 21 sequences costs
+# some 28 us), else one search with a pattern.
+holds_any: Callable[[bytes, tuple[bytes, ...]], bool] = (
+    _holds_any if compiled is None else compiled.holds_any
 )
 
 

@@ -45,7 +45,7 @@ from ..encoding import (
     get_encoding,
     lookup,
 )
-from ..encoding.fast import charmap_table, decode_without_bom, holds_word
+from ..encoding.fast import charmap_table, decode_without_bom, holds_any, holds_word
 from ..encoding.tables.fast_cjk_data import FAST_CJK
 from ..sniffing import Decision, Source, is_xml_mime_type
 from ..sniffing.content_type import charset_from_content_type
@@ -854,19 +854,15 @@ def _single_byte_table(encoding: Encoding) -> str | None:
 
 
 @cache
-def _differing_bytes(ours: str, stock: str) -> tuple[bytes, ...] | re.Pattern[bytes]:
-    """The bytes two tables map differently: a few to look for one by one (a fast ``find``
-    each), or a pattern for many."""
-    differing = [b for b in range(256) if ours[b] != stock[b]]
-    if len(differing) <= 8:
-        return tuple(bytes((b,)) for b in differing)
-    return re.compile(b"[" + b"".join(re.escape(bytes((b,))) for b in differing) + b"]")
+def _differing_bytes(ours: str, stock: str) -> tuple[bytes, ...]:
+    """The bytes two tables map differently."""
+    return tuple(bytes((b,)) for b in range(256) if ours[b] != stock[b])
 
 
-def _holds_any(body: bytes, wanted: tuple[bytes, ...] | re.Pattern[bytes]) -> bool:
-    if isinstance(wanted, tuple):
-        return any(byte in body for byte in wanted)
-    return wanted.search(body) is not None
+def _holds_any(body: bytes, wanted: tuple[bytes, ...]) -> bool:
+    if len(wanted) <= 4:  # a few: a fast find each
+        return any(string in body for string in wanted)
+    return holds_any(body, wanted)  # many: one pass (one search each would cost more)
 
 
 def _nearest_codec(encoding: Encoding) -> str:
@@ -875,19 +871,14 @@ def _nearest_codec(encoding: Encoding) -> str:
 
 
 @cache
-def _inexact_sequences(encoding: Encoding) -> tuple[bytes, ...] | re.Pattern[bytes]:
+def _inexact_sequences(encoding: Encoding) -> tuple[bytes, ...]:
     """Byte sequences the nearest Python codec decodes otherwise than the standard (from the
-    swept tables); every non-ASCII byte for an encoding without such tables. Like
-    :func:`_differing_bytes`: a few to look for one by one, else one pattern (one search of
-    the body, not one per sequence: GBK's 21 cost 124 us on a 9 KB page, the pattern 27)."""
+    swept tables); every non-ASCII byte for an encoding without such tables."""
     entry = FAST_CJK.get(encoding.name)
     if entry is None:
-        return re.compile(b"[\x80-\xff]")
+        return tuple(bytes((b,)) for b in range(0x80, 0x100))
     tables = entry[2:]  # the fixed characters' sequences, the suspects' sequences
-    found = sorted({seq for table in tables for seqs in table.values() for seq in seqs})
-    if len(found) <= 4:
-        return tuple(found)
-    return re.compile(b"|".join(re.escape(seq) for seq in found))
+    return tuple(sorted({seq for table in tables for seqs in table.values() for seq in seqs}))
 
 
 @cache

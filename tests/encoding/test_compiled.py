@@ -248,6 +248,42 @@ def test_holds_word_is_a_case_insensitive_search_of_the_prefix() -> None:
 
 
 @needs_compiled
+def test_holds_any_is_a_search_for_any_of_the_strings() -> None:
+    # Strings of one to four bytes (the middleware's: single bytes and CJK sequences), sharing
+    # first bytes and pairs, at every offset, at the very end, cut short by the end, and the
+    # strings the middleware searches GBK, Big5, EUC-JP and ISO-2022-JP bodies for.
+    from scrapy_charset.encoding import lookup
+    from scrapy_charset.encoding.fast import _holds_any
+    from scrapy_charset.integration.middleware import _inexact_sequences
+
+    compiled = cjk.compiled
+    assert compiled is not None
+    rng = random.Random("holds_any")
+    alphabet = b"\x81\xa1\xa3\xfe5\xf47AEY~\x00\xff"
+    sets = [
+        tuple(bytes(rng.choice(alphabet) for _ in range(rng.randrange(1, 5)))
+              for _ in range(rng.randrange(0, 25)))
+        for _ in range(200)
+    ]
+    sets += [_inexact_sequences(lookup(name))
+             for name in ("gbk", "big5", "euc-jp", "iso-2022-jp", "shift_jis")]
+    for _ in range(20_000):
+        strings = rng.choice(sets)
+        data = bytes(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
+        if strings and rng.random() < 0.3:
+            at = rng.randrange(len(data) + 1)
+            data = data[:at] + rng.choice(strings)[: rng.randrange(1, 5)] + data[at:]
+        expected = any(string in data for string in strings)
+        assert compiled.holds_any(data, strings) == expected, (data, strings)
+        assert _holds_any(data, strings) == expected
+        assert compiled.holds_any(memoryview(data), strings) == expected
+    with pytest.raises(TypeError):
+        compiled.holds_any(b"abc", (b"",))
+    with pytest.raises(TypeError):
+        compiled.holds_any(b"abc", [b"a"])
+
+
+@needs_compiled
 def test_holds_word_finds_words_after_every_shift() -> None:
     # Horspool's search moves by the byte under the window's end: long inputs of the words'
     # own letters (every shift), near-misses, and the word at every offset up to the end.
