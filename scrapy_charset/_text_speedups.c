@@ -362,8 +362,10 @@ choose_scanners(int avx2)
 
 /* The last str (exactly) found unclean, for each value of fffd, held (a str does not change):
  * the pipeline's exact path asks again about the value that sent an item there, and a garbled
- * value costs a whole closer look. */
+ * value costs a whole closer look. Only values up to HELD_LENGTH characters are held, so
+ * that a huge garbled value (a page body in an item) is not kept alive after its item. */
 static PyObject *last_unclean[2];
+#define HELD_LENGTH 65536
 
 /* 1 if the text is clean, 0 if it needs the exact inspection. With fffd = 0, U+FFFD does not
  * count: 1 then means only that the mojibake checks find nothing. */
@@ -383,7 +385,7 @@ text_clean(PyObject *text, int fffd)
                    : kind == PyUnicode_2BYTE_KIND ? scan_wide2
                                                   : scan_wide4;
     int clean = !scan(data, n, fffd) || closer_look(text, kind, data, n, fffd);
-    if (!clean && PyUnicode_CheckExact(text)) {
+    if (!clean && PyUnicode_CheckExact(text) && n <= HELD_LENGTH) {
         Py_XSETREF(last_unclean[fffd], Py_NewRef(text));
     }
     return clean;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -275,6 +276,24 @@ def test_the_last_unclean_text_is_remembered_only_under_the_same_configuration()
     finally:
         _text_speedups.configure(quality._compiled_configuration())
     assert not _text_speedups.text_clean(garbled) and not _text_speedups.mojibake_clean(garbled)
+
+
+@needs_compiled
+def test_only_short_unclean_values_are_held() -> None:
+    """The value held for the exact path's second question is a reference to it: a short one
+    is held until the next unclean value, a huge one (a page body in an item) never, so that
+    it is not kept alive after its item; the answers are the same either way."""
+    assert _text_speedups is not None
+    garbled = "Crème brûlée ".encode().decode("windows-1252")
+    short, huge = garbled * 100, garbled * 10_000  # 1,300 and 130,000 characters
+    short_references, huge_references = sys.getrefcount(short), sys.getrefcount(huge)
+    assert not _text_speedups.text_clean(short) and not _text_speedups.text_clean(short)
+    assert sys.getrefcount(short) == short_references + 1  # held
+    assert not _text_speedups.text_clean(huge) and not _text_speedups.text_clean(huge)
+    assert sys.getrefcount(huge) == huge_references  # not held
+    assert sys.getrefcount(short) == short_references + 1  # still held
+    assert not _text_speedups.text_clean("Ã©t" * 3)  # another unclean value: short is let go
+    assert sys.getrefcount(short) == short_references
 
 
 @settings(max_examples=300, deadline=None)

@@ -49,3 +49,24 @@ def test_the_scan_reads_the_first_1024_bytes_only(monkeypatch: pytest.MonkeyPatc
     found = sniff_module.leading_meta(b"<html><head><meta charset='utf-8'>" + links)
     assert found is not None and found[0].encoding.name == "UTF-8"
     assert lengths and max(lengths) <= PRESCAN_LIMIT
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [b"<meta charset=iso-8859-15>", b"<meta charset=koi8-u>", b'<meta charset="iso-8859-15">',
+     b"<meta charset=iso-8859-15 >", b"<meta charset=utf-8>",
+     b'<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-15">'],
+)  # fmt: skip
+def test_a_meta_cut_by_the_prefix_end_is_decided_as_the_general_rules_decide(meta: bytes) -> None:
+    """A <meta> straddling byte 1,024, cut at every place (a label's prefix such as
+    ``iso-8859-1`` or ``koi8`` is itself a label): the leading decision, where there is one,
+    is the general rules' decision on the whole body."""
+    decided = 0
+    for cut in range(len(meta)):  # cut 0: the <meta> ends at byte 1,024
+        pad = PRESCAN_LIMIT - (len(meta) - cut) - len(b"<html><head>")
+        body = b"<html><head>" + b"x" * pad + meta + "<p>café €</p>".encode("iso-8859-15")
+        found = sniff_module.leading_meta(body)
+        if found is not None:
+            decided += 1
+            assert found[0] == sniff(body, "text/html"), cut
+    assert decided >= 1 or b"http-equiv" in meta  # (one without a charset attribute)
