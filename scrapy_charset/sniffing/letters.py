@@ -641,7 +641,16 @@ def _tonos_capital_in_word(encoding: str) -> _Rule | None:
         for char in charmap_table(encoding)[0x80:]
         if char.isalpha() and "GREEK" in unicodedata.name(char, "")
     )
-    return _pair_rule(encoding, greek, _TONOS_CAPITALS, _TONOS_CAPITALS)
+    rule = _pair_rule(encoding, greek, _TONOS_CAPITALS, _TONOS_CAPITALS)
+    if rule is None:
+        return None
+    table = charmap_table(encoding)
+    lower = re.escape(bytes(b for b in range(0x100) if table[b] in greek and table[b].islower()))
+    upper = re.escape(bytes(b for b in range(0x100) if table[b] in greek and not table[b].islower()))
+    letters = re.escape(bytes(b for b in range(0x100) if table[b].isalpha()))
+    caps = re.escape(bytes(b for b in range(0x100) if table[b] in _TONOS_CAPITALS))
+    pattern = b"(?:[" + lower + b"]|(?<![" + letters + b"])[" + upper + b"])[" + caps + b"]"
+    return rule[0], re.compile(pattern)
 
 
 def _inverted_clause(byte: int, closing: bytes) -> re.Pattern[bytes]:

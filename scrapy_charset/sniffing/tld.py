@@ -80,10 +80,15 @@ def tld_default(tld: str | None) -> Encoding | None:
 
 # Where Chromium's table differs from the Standard's (measured with undeclared UTF-8, which
 # its detector never picks, so the TLD's entry shows: tests/data/chromium/FINDINGS.md): the
-# Arabic and Baltic entries are swapped, and .sa and .ae have none.
+# Arabic and Baltic entries are swapped (.ee too), and the other Arabic TLDs, .by, .kg, .kz,
+# .su, .tj, .рф and .mo have none (windows-1252; tests/sniffing/test_unknown_labels.py).
 _CHROMIUM_TLD_DEFAULTS: dict[str, str | None] = {
     "eg": "windows-1257", "ir": "windows-1257", "lt": "windows-1256", "lv": "windows-1256",
-    "sa": None, "ae": None,
+    "sa": None, "ae": None, "ee": "windows-1256",
+    **dict.fromkeys(
+        ("bh", "dz", "iq", "jo", "kw", "lb", "ly", "ma", "om", "qa", "sd", "sy", "tn", "ye",
+         "by", "kg", "kz", "su", "tj", "xn--p1ai", "mo"),
+    ),
 }  # fmt: skip
 
 

@@ -280,7 +280,7 @@ def as_chromium_shows(
     nothing detected or valid UTF-8 (`utf8mb4`) the TLD's entry or windows-1252."""
     window = detection_window(data, PREFIX_BYTES)  # what the detectors read
     sample = text_sample(window)
-    if detecting:
+    if detecting and detected not in _NEVER_DETECTED_BY_CHROMIUM:
         by_text = _shown_for_text(sample, window, tld, detected)
         if by_text is not None:
             return by_text

@@ -160,3 +160,25 @@ def test_spanish_lone_o_and_long_questions(encoding: str, url: str | None) -> No
         if not _decodes_right(_page(f"{_FILLER} {text}", encoding), encoding, url)
     ]
     assert wrong == []
+
+
+_GREEK_MENU = ["ΑΡΧΙΚΉ", "ΚΑΛΆΘΙ", "ΠΡΟΣΦΟΡΆ", "ΕΠΙΚΟΙΝΩΝΊΑ", "ΠΡΟΪΌΝΤΑ", "ΚΑΤΗΓΟΡΊΕΣ",
+               "ΛΟΓΑΡΙΑΣΜΌΣ", "ΑΓΑΠΗΜΈΝΑ", "ΣΥΧΝΈΣ ΕΡΩΤΉΣΕΙΣ", "ΕΛΛΆΔΑ"]  # fmt: skip
+_GREEK_TEXT = (
+    "Καλώς ήρθατε στο κατάστημά μας. Εδώ θα βρείτε όλα τα προϊόντα που χρειάζεστε για το σπίτι"
+    " σας, σε χαμηλές τιμές και με γρήγορη αποστολή σε όλη την Ελλάδα. "
+)
+
+
+@pytest.mark.parametrize("url", [None, "http://www.example.gr/"])
+def test_greek_words_in_capitals_keep_their_tonos_in_windows_1253(url: str | None) -> None:
+    """Words in capitals written by upper-casing keep their tonos (ΚΑΛΆΘΙ, ΕΛΛΆΔΑ): a tonos
+    capital inside a run of capitals is no misread apostrophe, so menus of them do not tip
+    windows-1253 pages to ISO-8859-7 (whose 0xA2 is ’)."""
+    wrong = []
+    for paragraphs, items in product((1, 3, 10), (3, 6, 10)):
+        menu = "".join(f"<li>{word}</li>" for word in _GREEK_MENU[:items])
+        text = f"<ul>{menu}</ul><p>{_GREEK_TEXT * paragraphs}</p>"
+        if not _decodes_right(_page(text, "windows-1253"), "windows-1253", url):
+            wrong.append((paragraphs, items))
+    assert wrong == []

@@ -620,3 +620,100 @@ def test_latvian_dos_text() -> None:
     assert (decision.encoding, decision.source) == (lookup("macintosh"), Source.DETECTION)
     text, decision = decode_html(_labelled(latvian, "mac_latin2", "mac-latin2"))
     assert decision.encoding == lookup("windows-1257")
+
+
+# Recorded with Chromium 150.0.7871.100 (document.characterSet) on 2026-12-04: a page of UTF-8
+# Russian text under <meta charset="utf8mb4">, served as http://www.example.TLD/ through a
+# proxy to 127.0.0.1. Chromium's TLD table differs from the Standard's on many of these.
+_UTF8MB4_BY_TLD = {
+    "ae": "windows-1252",
+    "bg": "windows-1251",
+    "bh": "windows-1252",
+    "by": "windows-1252",
+    "cn": "GBK",
+    "com": "windows-1252",
+    "cz": "windows-1250",
+    "de": "windows-1252",
+    "dz": "windows-1252",
+    "ee": "windows-1256",
+    "eg": "windows-1257",
+    "fr": "windows-1252",
+    "gr": "ISO-8859-7",
+    "hk": "Big5",
+    "hr": "windows-1250",
+    "hu": "ISO-8859-2",
+    "il": "windows-1255",
+    "iq": "windows-1252",
+    "ir": "windows-1257",
+    "jo": "windows-1252",
+    "jp": "Shift_JIS",
+    "kg": "windows-1252",
+    "kr": "EUC-KR",
+    "kw": "windows-1252",
+    "kz": "windows-1252",
+    "lb": "windows-1252",
+    "lt": "windows-1256",
+    "lv": "windows-1256",
+    "ly": "windows-1252",
+    "ma": "windows-1252",
+    "mk": "windows-1251",
+    "mo": "windows-1252",
+    "om": "windows-1252",
+    "pl": "ISO-8859-2",
+    "qa": "windows-1252",
+    "rs": "windows-1251",
+    "ru": "windows-1251",
+    "sa": "windows-1252",
+    "sd": "windows-1252",
+    "si": "ISO-8859-2",
+    "sk": "windows-1250",
+    "su": "windows-1252",
+    "sy": "windows-1252",
+    "th": "windows-874",
+    "tj": "windows-1252",
+    "tn": "windows-1252",
+    "tr": "windows-1254",
+    "tw": "Big5",
+    "ua": "windows-1251",
+    "vn": "windows-1258",
+    "xn--p1ai": "windows-1252",
+    "ye": "windows-1252",
+}
+_RUSSIAN = (
+    "Съешь же ещё этих мягких французских булок, да выпей чаю. Широкая электрификация южных"
+    " губерний даст мощный толчок подъёму сельского хозяйства. "
+) * 3
+
+
+@pytest.mark.parametrize("tld", sorted(_UTF8MB4_BY_TLD))
+def test_utf8_under_an_unknown_label_takes_chromiums_tld_entry(tld: str) -> None:
+    body = (
+        '<!DOCTYPE html><html><head><meta charset="utf8mb4"><title>t</title></head><body>'
+        f"<p>{_RUSSIAN}</p></body></html>"
+    ).encode()
+    decision = decode_html(body, "text/html", url=f"http://www.example.{tld}/")[1]
+    assert decision.encoding.name == _UTF8MB4_BY_TLD[tld]
+
+
+_PRICES = {  # UTF-8 text whose non-ASCII bytes are mostly E2 82 AC (the euro sign)
+    "list": "<ul>" + "".join(f"<li>Article {i}: {i * 3 + 2},99 €</li>" for i in range(12)) + "</ul>",
+    "fr": "<p>Le menu du jour coûte 12 € et le dessert 4 €. Boisson : 2 €. Total : 18 €.</p>",
+    "de": "<p>Preis: 25 € pro Person, Kinder 10 €, Gruppen ab 200 €.</p>",
+    "ro": "<p>Bună ziua! Aceasta este o pagină în limba română, cu litere ă, â și î.</p>",
+}
+
+
+@pytest.mark.parametrize("text", sorted(_PRICES))
+@pytest.mark.parametrize("label", ["utf8mb4", "utf8mb3"])
+@pytest.mark.parametrize("url", ["http://127.0.0.1/", "http://www.example.de/"])
+def test_valid_utf8_under_an_unknown_label_is_never_read_as_shift_jis(
+    text: str, label: str, url: str
+) -> None:
+    """Valid UTF-8 whose bytes also read as Shift_JIS (E2 82 xx: 0x82 a third of the non-ASCII
+    bytes) is not given the Shift_JIS reading meant for DOS text: Chromium never detects UTF-8
+    and shows windows-1252 on all 16 of these pages (recorded as above)."""
+    body = (
+        f'<!DOCTYPE html><html><head><meta charset="{label}"><title>t</title></head><body>'
+        f"{_PRICES[text]}</body></html>"
+    ).encode()
+    assert decode_html(body, "text/html", url=url)[1].encoding.name == "windows-1252"
