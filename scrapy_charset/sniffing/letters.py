@@ -645,8 +645,9 @@ def _tonos_capital_in_word(encoding: str) -> _Rule | None:
     if rule is None:
         return None
     table = charmap_table(encoding)
-    lower = re.escape(bytes(b for b in range(0x100) if table[b] in greek and table[b].islower()))
-    upper = re.escape(bytes(b for b in range(0x100) if table[b] in greek and not table[b].islower()))
+    greek_bytes = [b for b in range(0x100) if table[b] in greek]
+    lower = re.escape(bytes(b for b in greek_bytes if table[b].islower()))
+    upper = re.escape(bytes(b for b in greek_bytes if not table[b].islower()))
     letters = re.escape(bytes(b for b in range(0x100) if table[b].isalpha()))
     caps = re.escape(bytes(b for b in range(0x100) if table[b] in _TONOS_CAPITALS))
     pattern = b"(?:[" + lower + b"]|(?<![" + letters + b"])[" + upper + b"])[" + caps + b"]"

@@ -696,7 +696,9 @@ def test_utf8_under_an_unknown_label_takes_chromiums_tld_entry(tld: str) -> None
 
 
 _PRICES = {  # UTF-8 text whose non-ASCII bytes are mostly E2 82 AC (the euro sign)
-    "list": "<ul>" + "".join(f"<li>Article {i}: {i * 3 + 2},99 €</li>" for i in range(12)) + "</ul>",
+    "list": "<ul>"
+    + "".join(f"<li>Article {i}: {i * 3 + 2},99 €</li>" for i in range(12))
+    + "</ul>",
     "fr": "<p>Le menu du jour coûte 12 € et le dessert 4 €. Boisson : 2 €. Total : 18 €.</p>",
     "de": "<p>Preis: 25 € pro Person, Kinder 10 €, Gruppen ab 200 €.</p>",
     "ro": "<p>Bună ziua! Aceasta este o pagină în limba română, cu litere ă, â și î.</p>",
