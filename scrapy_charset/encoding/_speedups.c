@@ -713,6 +713,16 @@ PyDoc_STRVAR(decode_single_byte_doc,
 "``data`` (bytes) decoded with a single-byte ``table`` (a string of 256 characters, none\n"
 "beyond U+FFFF): the character at each byte's value.");
 
+/* Whether the 64 bytes at s are all ASCII. */
+static inline int
+ascii_block64(const unsigned char *s)
+{
+    uint64_t words[8];
+    memcpy(words, s, sizeof words);
+    return !((words[0] | words[1] | words[2] | words[3] | words[4] | words[5] | words[6] |
+              words[7]) & 0x8080808080808080ULL);
+}
+
 static PyObject *
 speedups_decode_single_byte(PyObject *module, PyObject *args)
 {
@@ -754,35 +764,66 @@ speedups_decode_single_byte(PyObject *module, PyObject *args)
             prefix++;
         }
     }
-    /* The rest is written once, in 1-byte characters if none is above U+00FF, else in
-     * 2-byte ones: the characters' bits are gathered up to the first block of 64 bytes that
-     * holds a character above U+00FF. A table lookup per byte, without branches, is faster
-     * than taking runs of ASCII bytes apart (on text as on random bytes). */
-    Py_UCS2 bits = 0;
-    for (Py_ssize_t block = prefix; block < n && bits <= 0xFF; block += 64) {
-        Py_ssize_t end = block + 64 < n ? block + 64 : n;
-        for (Py_ssize_t i = block; i < end; i++) {
-            bits |= map[s[i]];
+    if (prefix == n) { /* ASCII: one copy */
+        result = PyUnicode_New(n, 0x7F);
+        if (result != NULL) {
+            memcpy(PyUnicode_1BYTE_DATA(result), s, (size_t)n);
         }
+        goto done;
     }
-    result = PyUnicode_New(n, bits > 0xFF ? 0xFFFF : bits > 0x7F ? 0xFF : 0x7F);
+    /* The rest is written in one pass: in 1-byte characters, block by block of 64 bytes,
+     * until a block holds a character above U+00FF; from that block on in 2-byte ones (the
+     * characters written so far are widened). A block of ASCII bytes is copied as it is; in
+     * the others, a table lookup per byte, without branches, is faster than taking runs of
+     * ASCII bytes apart (on text as on random bytes). */
+    result = PyUnicode_New(n, 0xFF);
     if (result == NULL) {
         goto done;
     }
-    if (bits <= 0xFF) {
-        Py_UCS1 *out = PyUnicode_1BYTE_DATA(result);
-        memcpy(out, s, (size_t)prefix);
-        for (Py_ssize_t i = prefix; i < n; i++) {
-            out[i] = (Py_UCS1)map[s[i]];
+    Py_UCS1 *narrow = PyUnicode_1BYTE_DATA(result);
+    memcpy(narrow, s, (size_t)prefix);
+    Py_UCS2 bits = 0;
+    Py_ssize_t i = prefix;
+    while (i < n) {
+        const Py_ssize_t end = i + 64 < n ? i + 64 : n;
+        if (ascii_as_is && end - i == 64 && ascii_block64(s + i)) {
+            memcpy(narrow + i, s + i, 64);
+            i = end;
+            continue;
         }
-    } else {
-        Py_UCS2 *out = PyUnicode_2BYTE_DATA(result);
-        for (Py_ssize_t i = 0; i < prefix; i++) {
-            out[i] = s[i];
+        Py_UCS2 block = 0;
+        for (Py_ssize_t j = i; j < end; j++) {
+            const Py_UCS2 c = map[s[j]];
+            block |= c;
+            narrow[j] = (Py_UCS1)c;
         }
-        for (Py_ssize_t i = prefix; i < n; i++) {
+        if (block > 0xFF) {
+            break; /* written again below, from i */
+        }
+        bits |= block;
+        i = end;
+    }
+    if (i < n) {
+        PyObject *wide = PyUnicode_New(n, 0xFFFF);
+        if (wide == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        Py_UCS2 *out = PyUnicode_2BYTE_DATA(wide);
+        for (Py_ssize_t j = 0; j < i; j++) {
+            out[j] = narrow[j];
+        }
+        for (; i < n; i++) {
             out[i] = map[s[i]];
         }
+        Py_DECREF(result);
+        result = wide;
+    } else if (bits <= 0x7F) {
+        /* Only a table mapping bytes above 0x7F to ASCII gets here: a string's kind must be
+         * its narrowest. */
+        PyObject *narrowed = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, narrow, n);
+        Py_DECREF(result);
+        result = narrowed;
     }
 done:
     PyBuffer_Release(&view);
@@ -883,8 +924,44 @@ PyDoc_STRVAR(holds_word_doc,
              "Whether data[:end] holds word (lowercase ASCII letters) in any letter case.");
 
 /* holds_any: whether a body holds any of a few byte strings (the sequences one codec decodes
- * otherwise than another), in one pass. A table of the strings' first two bytes (one bit per
- * pair) is tested at every place; only where it hits are the strings compared. */
+ * otherwise than another), in one pass. Only places holding a string's first byte are looked
+ * at: with SSE2, sixteen places at a time against each first byte (up to eight of them), or,
+ * where every string starts with a byte above 0x7F, against the bytes' high bits; elsewhere
+ * one table lookup a byte. At such a place a one-byte string is a hit; longer strings are
+ * compared where a table of their first two bytes (one bit per pair) says one may start. */
+typedef struct {
+    PyObject *strings;
+    unsigned char singles[256];
+    unsigned char first[256];
+    uint8_t pairs[8192];
+} AnyOf;
+
+/* Whether one of the strings starts at s[i]. */
+static inline int
+any_at(const AnyOf *any, const unsigned char *s, Py_ssize_t n, Py_ssize_t i)
+{
+    if (any->singles[s[i]]) {
+        return 1;
+    }
+    if (i + 1 == n) {
+        return 0;
+    }
+    const unsigned pair = (unsigned)s[i] << 8 | s[i + 1];
+    if (!(any->pairs[pair >> 3] & (1u << (pair & 7)))) {
+        return 0;
+    }
+    const Py_ssize_t count = PyTuple_GET_SIZE(any->strings);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *item = PyTuple_GET_ITEM(any->strings, k);
+        const Py_ssize_t length = PyBytes_GET_SIZE(item);
+        if (length >= 2 && length <= n - i &&
+            memcmp(s + i, PyBytes_AS_STRING(item), (size_t)length) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *
 speedups_holds_any(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -892,22 +969,32 @@ speedups_holds_any(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "holds_any takes data and a tuple of bytes");
         return NULL;
     }
-    PyObject *strings = args[1];
-    const Py_ssize_t count = PyTuple_GET_SIZE(strings);
-    unsigned char singles[256] = {0};
-    uint8_t pairs[8192] = {0};
+    AnyOf any;
+    memset(&any, 0, sizeof any);
+    any.strings = args[1];
+    const Py_ssize_t count = PyTuple_GET_SIZE(any.strings);
+    unsigned char firsts[8];
+    int first_count = 0, all_high = 1;
     for (Py_ssize_t k = 0; k < count; k++) {
-        PyObject *item = PyTuple_GET_ITEM(strings, k);
+        PyObject *item = PyTuple_GET_ITEM(any.strings, k);
         if (!PyBytes_Check(item) || PyBytes_GET_SIZE(item) == 0) {
             PyErr_SetString(PyExc_TypeError, "holds_any's strings must be non-empty bytes");
             return NULL;
         }
         const unsigned char *w = (const unsigned char *)PyBytes_AS_STRING(item);
+        if (!any.first[w[0]]) {
+            any.first[w[0]] = 1;
+            if (first_count < 8) {
+                firsts[first_count] = w[0];
+            }
+            first_count++;
+            all_high &= w[0] >= 0x80;
+        }
         if (PyBytes_GET_SIZE(item) == 1) {
-            singles[w[0]] = 1;
+            any.singles[w[0]] = 1;
         } else {
             const unsigned pair = (unsigned)w[0] << 8 | w[1];
-            pairs[pair >> 3] |= (uint8_t)(1u << (pair & 7));
+            any.pairs[pair >> 3] |= (uint8_t)(1u << (pair & 7));
         }
     }
     Py_buffer view;
@@ -917,27 +1004,34 @@ speedups_holds_any(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const unsigned char *s = (const unsigned char *)view.buf;
     const Py_ssize_t n = view.len;
     int found = 0;
-    for (Py_ssize_t i = 0; i < n && !found; i++) {
-        if (singles[s[i]]) {
-            found = 1;
-            break;
+    Py_ssize_t i = 0;
+#if defined(__SSE2__)
+    if (first_count > 0 && (first_count <= 8 || all_high)) {
+        __m128i wanted[8];
+        for (int k = 0; k < first_count && k < 8; k++) {
+            wanted[k] = _mm_set1_epi8((char)firsts[k]);
         }
-        if (i + 1 == n) {
-            break;
-        }
-        const unsigned pair = (unsigned)s[i] << 8 | s[i + 1];
-        if (!(pairs[pair >> 3] & (1u << (pair & 7)))) {
-            continue;
-        }
-        for (Py_ssize_t k = 0; k < count; k++) {
-            PyObject *item = PyTuple_GET_ITEM(strings, k);
-            const Py_ssize_t length = PyBytes_GET_SIZE(item);
-            if (length >= 2 && length <= n - i &&
-                memcmp(s + i, PyBytes_AS_STRING(item), (size_t)length) == 0) {
-                found = 1;
-                break;
+        for (; i + 16 <= n && !found; i += 16) {
+            const __m128i block = _mm_loadu_si128((const __m128i *)(s + i));
+            unsigned mask;
+            if (first_count <= 8) {
+                __m128i hits = _mm_cmpeq_epi8(block, wanted[0]);
+                for (int k = 1; k < first_count; k++) {
+                    hits = _mm_or_si128(hits, _mm_cmpeq_epi8(block, wanted[k]));
+                }
+                mask = (unsigned)_mm_movemask_epi8(hits);
+            } else { /* every first byte is above 0x7F: the bytes with their high bit set */
+                mask = (unsigned)_mm_movemask_epi8(block);
+            }
+            for (; mask != 0 && !found; mask &= mask - 1) {
+                const Py_ssize_t at = i + __builtin_ctz(mask);
+                found = any.first[s[at]] && any_at(&any, s, n, at);
             }
         }
+    }
+#endif
+    for (; i < n && !found; i++) {
+        found = any.first[s[i]] && any_at(&any, s, n, i);
     }
     PyBuffer_Release(&view);
     return PyBool_FromLong(found);

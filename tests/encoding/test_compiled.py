@@ -208,6 +208,14 @@ def test_single_byte_table_decoder(name: str) -> None:
         inputs += [(b"<p>\x7f" * 5)[:at] + bytes([byte]) for at in range(20)]
         inputs += [b"a" * at + bytes([byte]) + b"a" * 9 for at in range(20)]
     inputs += [b"\x00" * at for at in range(20)]
+    # After the first non-ASCII byte, a block of 64 ASCII bytes is copied as it is and the
+    # others are looked up: ASCII runs across every alignment of the blocks, then a byte of
+    # each width (in windows-1252 0x80 is beyond U+00FF), written after the copied blocks or
+    # widening them.
+    for lead in range(9):
+        for run in (63, 64, 65, 127, 128, 129, 200):
+            for byte in (0x80, 0xE9, 0xFF):
+                inputs.append(b"a" * lead + b"\xe9" + b"b" * run + bytes([byte]) + b"c" * 70)
     for data in inputs:
         expected = reference.decode_without_bom(data, encoding)
         text = cjk.compiled.decode_single_byte(data, table)
@@ -215,10 +223,10 @@ def test_single_byte_table_decoder(name: str) -> None:
         assert text == expected and sys.getsizeof(text) == sys.getsizeof(expected), data.hex()
     # A table that does not map ASCII to itself is looked up for ASCII bytes too.
     shifted = table[1:128] + table[0] + table[128:]
-    for data in inputs[:50] + [b"ascii only, longer than a word", b"a" * 17]:
-        assert cjk.compiled.decode_single_byte(data, shifted) == data.decode("latin-1").translate(
-            dict(enumerate(shifted))
-        )
+    for data in inputs[:50] + [b"ascii only, longer than a word", b"a" * 17, b"a" * 130]:
+        text = cjk.compiled.decode_single_byte(data, shifted)
+        expected = data.decode("latin-1").translate(dict(enumerate(shifted)))
+        assert text == expected and sys.getsizeof(text) == sys.getsizeof(expected), data.hex()
     with pytest.raises(ValueError):
         cjk.compiled.decode_single_byte(b"a", "short table")
     with pytest.raises(ValueError):
@@ -277,6 +285,22 @@ def test_holds_any_is_a_search_for_any_of_the_strings() -> None:
         assert compiled.holds_any(data, strings) == expected, (data, strings)
         assert _holds_any(data, strings) == expected
         assert compiled.holds_any(memoryview(data), strings) == expected
+    # The search looks only at places holding a string's first byte: sixteen at a time for up
+    # to eight first bytes, or by the high bits where every first byte is above 0x7F (the
+    # single bytes two single-byte tables differ on), else byte by byte. Longer inputs than
+    # above, strings at every offset across the blocks, and a pair straddling a block edge.
+    high = tuple(bytes([b]) for b in range(0x80, 0xA0)) + (b"\xa1\xa2",)
+    mixed = tuple(bytes([b]) for b in b"!#%&'()*+,") + (b"\x81\x40",)
+    few = (b"\x81", b"\x8d", b"\x8f", b"\x90", b"\x9d")
+    background = b"<p class=x>caf\xe9 tr\xe8s \xa0\xff\x7f\x00</p>"
+    for strings in (high, mixed, few, (b'"', b"!!"), (b"\xa1\xa2\xa3",)):
+        plain = bytes(b for b in background * 4 if not any(bytes([b]) in s for s in strings))
+        assert not compiled.holds_any(plain, strings)
+        for at in range(len(plain)):
+            for string in strings[:3] + strings[-1:]:
+                data = plain[:at] + string + plain[at:]
+                expected = any(s in data for s in strings)
+                assert compiled.holds_any(data, strings) == expected, (data, strings)
     with pytest.raises(TypeError):
         compiled.holds_any(b"abc", (b"",))
     with pytest.raises(TypeError):
