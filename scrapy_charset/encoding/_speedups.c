@@ -1699,10 +1699,85 @@ meta_comment_end(const unsigned char *s, Py_ssize_t n, Py_ssize_t i)
     return -1;
 }
 
+/* prescan.extract_encoding_from_meta on a content value c[0:n]: where the label is (its
+ * offsets in *start, *end), 1; 0 where the value declares no charset. */
+static int
+meta_content_label(const unsigned char *c, Py_ssize_t n, Py_ssize_t *start, Py_ssize_t *end)
+{
+    Py_ssize_t position = 0;
+    for (;;) { /* the next "charset", then "=" after whitespace */
+        Py_ssize_t at = position;
+        while (at + 7 <= n && !meta_is(c + at, 7, "charset")) {
+            at++;
+        }
+        if (at + 7 > n) {
+            return 0;
+        }
+        position = at + 7;
+        while (position < n && meta_space(c[position])) {
+            position++;
+        }
+        if (position < n && c[position] == '=') {
+            break;
+        }
+    }
+    position++;
+    while (position < n && meta_space(c[position])) {
+        position++;
+    }
+    if (position >= n) {
+        return 0;
+    }
+    if (c[position] == '"' || c[position] == '\'') {
+        const unsigned char *close =
+            memchr(c + position + 1, c[position], (size_t)(n - position - 1));
+        if (close == NULL) {
+            return 0;
+        }
+        *start = position + 1;
+        *end = close - c;
+        return 1;
+    }
+    *start = position;
+    *end = position;
+    while (*end < n && !meta_space(c[*end]) && c[*end] != ';') {
+        (*end)++;
+    }
+    return 1;
+}
+
+/* Whether the label v[0:n] is one of `labels` (lowercase bytes) once stripped of ASCII
+ * whitespace and lowercased, as encoding.lookup reads a label; -1 with an exception set. */
+static int
+meta_known_label(const unsigned char *v, Py_ssize_t n, PyObject *labels)
+{
+    while (n > 0 && meta_space(v[0])) {
+        v++;
+        n--;
+    }
+    while (n > 0 && meta_space(v[n - 1])) {
+        n--;
+    }
+    unsigned char lowered[64];
+    if (n == 0 || n > (Py_ssize_t)sizeof lowered) { /* (no label is that long) */
+        return 0;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        lowered[k] = v[k] >= 'A' && v[k] <= 'Z' ? v[k] | 0x20 : v[k];
+    }
+    PyObject *key = PyBytes_FromStringAndSize((const char *)lowered, n);
+    if (key == NULL) {
+        return -1;
+    }
+    int known = PySet_Contains(labels, key);
+    Py_DECREF(key);
+    return known;
+}
+
 /* The scan from `position` to the next <meta> that may declare a charset (see _next_meta). */
 static PyObject *
 meta_next(const unsigned char *s, Py_ssize_t n, Py_ssize_t position, int in_head,
-          Py_ssize_t unconditional)
+          Py_ssize_t unconditional, PyObject *labels)
 {
     while (position < n) {
         if (!in_head && position >= unconditional) {
@@ -1732,15 +1807,29 @@ meta_next(const unsigned char *s, Py_ssize_t n, Py_ssize_t position, int in_head
             if (position < 0) {
                 break;
             }
-            if (is_meta && meta.charset >= 0) {
-                return Py_BuildValue("nny#OO", lt, position, s + meta.charset,
-                                     meta.charset_end - meta.charset, Py_False,
-                                     in_head ? Py_True : Py_False);
-            }
-            if (is_meta && meta.content >= 0 && meta.pragma) {
-                return Py_BuildValue("nny#OO", lt, position, s + meta.content,
-                                     meta.content_end - meta.content, Py_True,
-                                     in_head ? Py_True : Py_False);
+            if (is_meta && (meta.charset >= 0 || (meta.content >= 0 && meta.pragma))) {
+                int is_content = meta.charset < 0;
+                Py_ssize_t value = is_content ? meta.content : meta.charset;
+                Py_ssize_t value_end = is_content ? meta.content_end : meta.charset_end;
+                /* With labels, a <meta> naming no known label is passed over (a meta tag
+                 * leaves the state as it is). */
+                int declares = 1;
+                if (labels != NULL) {
+                    Py_ssize_t start = 0, end = value_end - value;
+                    declares = !is_content ||
+                               meta_content_label(s + value, value_end - value, &start, &end);
+                    if (declares) {
+                        declares = meta_known_label(s + value + start, end - start, labels);
+                        if (declares < 0) {
+                            return NULL;
+                        }
+                    }
+                }
+                if (declares) {
+                    return Py_BuildValue("nny#OO", lt, position, s + value, value_end - value,
+                                         is_content ? Py_True : Py_False,
+                                         in_head ? Py_True : Py_False);
+                }
             }
             if (!meta_is_one_of(s + name, name_length, META_HEAD_TAGS) &&
                 (end_tag || !meta_is_one_of(s + name, name_length, META_HEAD_START_ONLY))) {
@@ -1792,21 +1881,28 @@ speedups_next_meta(PyObject *module, PyObject *args)
     Py_buffer view;
     Py_ssize_t position, unconditional;
     int in_head;
-    if (!PyArg_ParseTuple(args, "y*npn:next_meta", &view, &position, &in_head,
-                          &unconditional)) {
+    PyObject *labels = Py_None;
+    if (!PyArg_ParseTuple(args, "y*npn|O:next_meta", &view, &position, &in_head,
+                          &unconditional, &labels)) {
+        return NULL;
+    }
+    if (labels != Py_None && !PyAnySet_Check(labels)) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "next_meta's labels must be a set of bytes or None");
         return NULL;
     }
     if (position < 0) {
         position = 0;
     }
     PyObject *result = meta_next((const unsigned char *)view.buf, view.len, position, in_head,
-                                 unconditional);
+                                 unconditional, labels == Py_None ? NULL : labels);
     PyBuffer_Release(&view);
     return result;
 }
 
 PyDoc_STRVAR(next_meta_doc,
-             "next_meta(data, position, in_head, unconditional) -> tuple | None\n\n"
+             "next_meta(data, position, in_head, unconditional, labels=None)\n"
+             "-> tuple | None\n\n"
              "sniffing.late_meta._next_meta, compiled.");
 
 static PyMethodDef speedups_methods[] = {

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from ..encoding import lookup
+from ..encoding import ALL_ENCODINGS, lookup
 from ..encoding.cjk import compiled
 from .prescan import PRESCAN_LIMIT, MetaDeclaration, _prescan_substitute, extract_encoding_from_meta
 
@@ -79,11 +79,18 @@ def _raw_text_end(data: bytes, position: int, name: bytes) -> int:
 NextMeta = tuple[int, int, bytes, bool, bool]
 
 
-def _next_meta(data: bytes, position: int, in_head: bool, unconditional: int) -> NextMeta | None:
+def _next_meta(
+    data: bytes,
+    position: int,
+    in_head: bool,
+    unconditional: int,
+    labels: frozenset[bytes] | None = None,
+) -> NextMeta | None:
     """From ``position``, Chromium's tokenizer up to the next ``<meta>`` with a ``charset``
     attribute (the last one, even empty or unknown: it wins over ``content`` in either order)
-    or a ``content`` attribute and an ``http-equiv`` of ``content-type`` (measured). The
-    reference for the compiled ``next_meta``."""
+    or a ``content`` attribute and an ``http-equiv`` of ``content-type`` (measured). With
+    ``labels`` (:data:`LABELS`), a ``<meta>`` whose value names none of them (or, a
+    ``content``, no charset) is passed over. The reference for the compiled ``next_meta``."""
     length = len(data)
     while position < length:
         if not in_head and position >= unconditional:
@@ -102,7 +109,7 @@ def _next_meta(data: bytes, position: int, in_head: bool, unconditional: int) ->
             name, attributes, position = read
             if not end_tag and name == b"meta":
                 declared = _declared(attributes)
-                if declared is not None:
+                if declared is not None and (labels is None or _names_one(declared, labels)):
                     return lt, position, declared[0], declared[1], in_head
             if name not in _HEAD_TAGS and (end_tag or name not in _HEAD_START_ONLY):
                 in_head = False
@@ -131,6 +138,21 @@ def _next_meta(data: bytes, position: int, in_head: bool, unconditional: int) ->
         else:
             position = lt + 1
     return None
+
+
+# Every label of the standard, as lowercase bytes (what next_meta's ``labels`` holds).
+LABELS = frozenset(label.encode("ascii") for encoding in ALL_ENCODINGS for label in encoding.labels)
+
+
+def _names_one(declared: tuple[bytes, bool], labels: frozenset[bytes]) -> bool:
+    """Whether a ``<meta>``'s declared value (see :func:`_declared`) names one of ``labels``."""
+    value, is_content = declared
+    if is_content:
+        extracted = extract_encoding_from_meta(value)
+        if extracted is None:
+            return False
+        value = extracted[0].encode("latin-1")
+    return value.strip(b"\t\n\x0c\r ").lower() in labels
 
 
 def _declared(attributes: list[tuple[bytes, bytes]]) -> tuple[bytes, bool] | None:
@@ -170,17 +192,24 @@ def _meta_charset(value: bytes, is_content: bool, start: int, end: int) -> MetaD
     return MetaDeclaration(label, _prescan_substitute(encoding), end, start)
 
 
+# The declarations with unknown labels a scan reports at most: past them, the scan passes
+# over such a <meta> in the compiled loop (a head of thousands cost some 2 us each in Python,
+# and as many entries in the decision's record).
+MAX_IGNORED = 16
+
+
 def scan_meta_like_chromium(
     data: bytes, unconditional: int = PRESCAN_LIMIT
 ) -> tuple[MetaDeclaration | None, list[MetaDeclaration]]:
-    """The first ``<meta>`` charset with a known label Chromium's scan meets, and the
-    declarations with unknown labels it passed on the way (nothing after the first known one
-    can change the decision: the scan stops there)."""
+    """The first ``<meta>`` charset with a known label Chromium's scan meets, and the first
+    :data:`MAX_IGNORED` declarations with unknown labels it passed on the way (nothing after
+    the first known one can change the decision: the scan stops there)."""
     position = 0
     in_head = True
     ignored: list[MetaDeclaration] = []
+    labels = None  # until MAX_IGNORED are reported, every declaration comes back here
     while True:
-        found = next_meta(data, position, in_head, unconditional)
+        found = next_meta(data, position, in_head, unconditional, labels)
         if found is None:
             return None, ignored
         start, position, value, is_content, in_head = found
@@ -189,3 +218,5 @@ def scan_meta_like_chromium(
             if declaration.encoding is not None:
                 return declaration, ignored
             ignored.append(declaration)
+            if len(ignored) == MAX_IGNORED:
+                labels = LABELS

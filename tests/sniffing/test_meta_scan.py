@@ -17,7 +17,13 @@ from hypothesis import strategies as st
 
 from scrapy_charset.encoding.cjk import compiled
 from scrapy_charset.sniffing import late_meta
-from scrapy_charset.sniffing.late_meta import _next_meta, scan_meta_like_chromium
+from scrapy_charset.sniffing.late_meta import (
+    LABELS,
+    MAX_IGNORED,
+    _names_one,
+    _next_meta,
+    scan_meta_like_chromium,
+)
 from scrapy_charset.sniffing.prescan import PRESCAN_LIMIT
 
 pytestmark = pytest.mark.skipif(compiled is None, reason="built without the compiled module")
@@ -25,11 +31,13 @@ pytestmark = pytest.mark.skipif(compiled is None, reason="built without the comp
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 
-def _steps(data: bytes, unconditional: int, scan: object) -> Iterator[object]:
+def _steps(
+    data: bytes, unconditional: int, scan: object, labels: frozenset[bytes] | None = None
+) -> Iterator[object]:
     """Every answer of ``scan`` (a next_meta) through ``data``, as the scan calls it."""
     position, in_head = 0, True
     while True:
-        found = scan(data, position, in_head, unconditional)  # type: ignore[operator]
+        found = scan(data, position, in_head, unconditional, labels)  # type: ignore[operator]
         yield found
         if found is None:
             return
@@ -41,12 +49,20 @@ def assert_same(data: bytes, unconditional: int = PRESCAN_LIMIT) -> None:
     ours = list(_steps(data, unconditional, compiled.next_meta))
     reference = list(_steps(data, unconditional, _next_meta))
     assert ours == reference, data[:200]
+    # With the labels, the same steps less the <meta> tags naming no known label (a <meta>
+    # leaves the scan's state as it is), in both.
+    naming = [step for step in reference if step is None or _names_one(step[2:4], LABELS)]
+    assert list(_steps(data, unconditional, _next_meta, LABELS)) == naming, data[:200]
+    assert list(_steps(data, unconditional, compiled.next_meta, LABELS)) == naming, data[:200]
     # Every start: positions inside tags, comments and raw text, in and out of <head>.
     for position in range(0, min(len(data), 300) + 2):
         for in_head in (True, False):
-            assert compiled.next_meta(data, position, in_head, unconditional) == _next_meta(
-                data, position, in_head, unconditional
-            ), (data[:200], position, in_head)
+            for labels in (None, LABELS):
+                assert compiled.next_meta(
+                    data, position, in_head, unconditional, labels
+                ) == _next_meta(data, position, in_head, unconditional, labels), (
+                    data[:200], position, in_head, labels is None
+                )
 
 
 def _documents() -> list[bytes]:
@@ -163,6 +179,9 @@ PIECES = [
     b"http-equiv=", b"content-type", b"text/html;charset=utf-8", b"utf-8", b"bogus", b"<head",
     b"<html", b"<body", b"</head", b"<script", b"</script", b"<title", b"</title", b"<style",
     b"</Style", b"<plaintext", b"<textarea", b"</", b"<link", b"<a",
+    # labels known and not, as the charset attribute or in content (spaces, case, quotes)
+    b"charset=nope", b" UTF-8\x0c", b"charset = 'x'", b'charset="Latin1 ";', b";charset",
+    b"\xe9", b"koi8-r", b"CHARSET",
 ]
 
 
@@ -201,6 +220,36 @@ def test_hostile(body: bytes) -> None:
     assert list(_steps(body, PRESCAN_LIMIT, compiled.next_meta)) == list(
         _steps(body, PRESCAN_LIMIT, _next_meta)
     )
+
+
+@pytest.mark.parametrize("count", [0, 1, MAX_IGNORED - 1, MAX_IGNORED, MAX_IGNORED + 1, 3000])
+@pytest.mark.parametrize(
+    "unknown",
+    [
+        lambda i: b"<meta charset=nope>",
+        lambda i: b"<meta charset='x-%d'>" % i,
+        lambda i: b"<meta http-equiv=Content-Type content='text/html; charset=n%d'>" % i,
+        lambda i: b"<meta http-equiv=content-type content='text/html'>",  # declares nothing
+        lambda i: b"<meta charset=' %d '>" % i if i % 2 else b"<meta charset=''>",
+    ],
+)
+def test_unknown_labels_before_a_known_one(count: int, unknown: object) -> None:
+    # Thousands of <meta> tags naming no known label before one that does (a hostile head):
+    # the scan still finds that one, and reports the first MAX_IGNORED unknown ones only.
+    metas = [unknown(i) for i in range(count)]  # type: ignore[operator]
+    body = b"<head>" + b"".join(metas) + b"<meta charset=' KOI8-R'><meta charset=utf-8>"
+    everything = []  # what the scan reported before the cap: every declaration on the way
+    position, in_head = 0, True
+    while (found := _next_meta(body, position, in_head, PRESCAN_LIMIT)) is not None:
+        start, position, value, is_content, in_head = found
+        declaration = late_meta._meta_charset(value, is_content, start, position)
+        if declaration is not None:
+            everything.append(declaration)
+            if declaration.encoding is not None:
+                break
+    found_meta, ignored = scan_meta_like_chromium(body)
+    assert found_meta == everything[-1] and found_meta.label == " KOI8-R"
+    assert ignored == everything[:-1][:MAX_IGNORED]
 
 
 def test_the_scan_uses_the_compiled_scanner(monkeypatch: pytest.MonkeyPatch) -> None:
