@@ -169,6 +169,69 @@ def extract_mime_type(values: Iterable[str]) -> MimeType | None:
     return mime
 
 
+# A "charset" parameter's name (ASCII letters of either case, as _ascii_lower compares them),
+# "=" and the value up to the next ";", in a MIME type without quotes (where every ";" ends a
+# parameter): it is one where the HTTP whitespace before it follows a ";".
+_CHARSET_PARAMETER = re.compile(r"(?<=[;\t\n\r ])[Cc][Hh][Aa][Rr][Ss][Ee][Tt]=([^;]*)")
+
+
+def _essence_and_charset(value: str) -> tuple[str, str | None] | None:
+    """:func:`parse_mime_type`'s essence and ``charset`` parameter (``None``: none) for one
+    value; ``None`` for failure. Without a quote, the charset is found by one search, not by
+    collecting every parameter (a hostile header holds thousands)."""
+    if len(value) <= _CACHED_LENGTH:  # a crawl meets few distinct values
+        return _cached_essence_and_charset(value)
+    return _cached_essence_and_charset.__wrapped__(value)
+
+
+@lru_cache(maxsize=1024)
+def _cached_essence_and_charset(value: str) -> tuple[str, str | None] | None:
+    text = value.strip(_HTTP_WHITESPACE)
+    if '"' in text:
+        mime = parse_mime_type(text)
+        return None if mime is None else (mime.essence, mime.parameters.get("charset"))
+    slash = text.find("/")
+    if slash <= 0 or not _TOKEN.fullmatch(text, 0, slash):
+        return None
+    semicolon = text.find(";", slash + 1)
+    subtype_end = len(text) if semicolon < 0 else semicolon
+    subtype = text[slash + 1 : subtype_end].rstrip(_HTTP_WHITESPACE)
+    if not subtype or not _TOKEN.fullmatch(subtype):
+        return None
+    essence = f"{_ascii_lower(text[:slash])}/{_ascii_lower(subtype)}"
+    # The first charset parameter with a value (parse_mime_type keeps the first valid one).
+    for match in _CHARSET_PARAMETER.finditer(text, subtype_end + 1):
+        before = match.start() - 1  # back over the whitespace (each run once: linear)
+        while text[before] in _HTTP_WHITESPACE:
+            before -= 1
+        if text[before] != ";":
+            continue  # "charset=" inside a value
+        charset = match.group(1).rstrip(_HTTP_WHITESPACE)
+        if charset and _QUOTED_STRING_TOKEN.fullmatch(charset):
+            return essence, charset
+    return essence, None
+
+
+def _extracted_essence_and_charset(values: Iterable[str]) -> tuple[str, str | None] | None:
+    """:func:`extract_mime_type`'s essence and ``charset`` parameter, from
+    :func:`_essence_and_charset` of each value; ``None`` for failure."""
+    found: tuple[str, str | None] | None = None
+    charset: str | None = None
+    for value in values:
+        if value.strip(_HTTP_WHITESPACE) == "*/*":
+            continue
+        candidate = _essence_and_charset(value) if "/" in value else None
+        if candidate is None:
+            continue
+        essence, own = candidate
+        if found is None or essence != found[0]:
+            charset = own
+        elif own is None and charset is not None:
+            own = charset
+        found = essence, own
+    return found
+
+
 def combine_header_values(content_type: object) -> str | None:
     """The header list's combined value: values isomorphic-decoded and joined with ", ".
 
@@ -223,7 +286,9 @@ _CACHED_LENGTH = 256
 
 @lru_cache(maxsize=1024)
 def _charset_from_combined(combined: str) -> tuple[str, Encoding | None] | None:
-    return legacy_extract_encoding(extract_mime_type(split_header_value(combined)))
+    found = _extracted_essence_and_charset(split_header_value(combined))
+    label = None if found is None else found[1]
+    return None if label is None else (label, lookup(label))
 
 
 def is_xml_mime_type(content_type: object) -> bool:
@@ -233,7 +298,8 @@ def is_xml_mime_type(content_type: object) -> bool:
     combined = combine_header_values(content_type)
     if combined is None or "xml" not in combined.lower():
         return False
-    mime = extract_mime_type(split_header_value(combined))
-    if mime is None:
+    found = _extracted_essence_and_charset(split_header_value(combined))
+    if found is None:
         return False
-    return mime.subtype.endswith("+xml") or mime.essence in ("text/xml", "application/xml")
+    essence = found[0]
+    return essence.endswith("+xml") or essence in ("text/xml", "application/xml")

@@ -195,7 +195,7 @@ def _meta_charset(value: bytes, is_content: bool, start: int, end: int) -> MetaD
 # The declarations with unknown labels a scan reports at most: past them, the scan passes
 # over such a <meta> in the compiled loop (a head of thousands cost some 2 us each in Python,
 # and as many entries in the decision's record).
-MAX_IGNORED = 16
+MAX_IGNORED = 8
 
 
 def scan_meta_like_chromium(

@@ -4,11 +4,17 @@ encoding", and MIME Sniffing's "parse a MIME type"."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scrapy_charset.encoding import REPLACEMENT, lookup
 from scrapy_charset.sniffing.content_type import (
+    _charset_from_combined,
     charset_from_content_type,
     collect_http_quoted_string,
+    extract_mime_type,
+    is_xml_mime_type,
+    legacy_extract_encoding,
     parse_mime_type,
     split_header_value,
 )
@@ -132,3 +138,35 @@ def test_parse_mime_type_parameters() -> None:
     assert mime is not None
     assert mime.essence == "text/html"
     assert mime.parameters == {"charset": "x;y", "a": "b"}
+
+
+# Pieces of Content-Type values: separators, quotes, whitespace, charset spelled every way.
+_PIECES = [
+    "text/html", "TEXT/Html", "*/*", "a/b", "/", ";", ",", "=", '"', "\\", " ", "\t", "\n", "\x0c",
+    "charset", "CharSet", "charset=", " charset=", ";charset=", "; charset=utf-8", "utf-8",
+    "koi8-r ", "x=y", "\x01", "é", "ſ", "q=0.5", "text/plain;", "charset=;", '"utf-8"',
+]
+
+
+@settings(max_examples=4000, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=16).map("".join))
+def test_charset_and_xml_as_the_full_parse(value: str) -> None:
+    # charset_from_content_type and is_xml_mime_type find the charset parameter by a search
+    # where the value has no quote: the same answers as extract_mime_type's full parse.
+    mime = extract_mime_type(split_header_value(value))
+    assert _charset_from_combined.__wrapped__(value) == legacy_extract_encoding(mime)
+    xml = mime is not None and (
+        mime.subtype.endswith("+xml") or mime.essence in ("text/xml", "application/xml")
+    )
+    assert is_xml_mime_type(value) == xml
+
+
+def test_thousands_of_parameters_and_values() -> None:
+    # A hostile header: the charset after 10,000 parameters, in 2,000 values, after 10,000
+    # semicolons (linear: the search for "charset=" is never retried at every ";").
+    assert charset_from_content_type("text/html; " + "x=y; " * 10_000 + "charset=koi8-r") == (
+        "koi8-r", lookup("koi8-r"),
+    )
+    assert charset_from_content_type("text/html; charset=koi8-r," * 2_000)[0] == "koi8-r"
+    assert charset_from_content_type("text/html" + ";" * 10_000 + "charset=gbk")[0] == "gbk"
+    assert charset_from_content_type("text/html; a=charset=gbk") is None
