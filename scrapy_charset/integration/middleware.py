@@ -48,7 +48,7 @@ from ..encoding import (
 from ..encoding.fast import charmap_table, decode_without_bom, holds_any, holds_word
 from ..encoding.tables.fast_cjk_data import FAST_CJK
 from ..sniffing import Decision, Source, is_xml_mime_type
-from ..sniffing.content_type import charset_from_content_type
+from ..sniffing.content_type import LONG_CACHED_LENGTH, charset_from_content_type
 from ..sniffing.sniff import certain_decision, leading_meta, may_declare
 from .response import (
     BrowserDecoding,
@@ -729,14 +729,19 @@ def _w3lib_plain_meta(body: bytes, start: int) -> str | None:
 
 
 def _stock_header_codec(content_type: bytes) -> str | None:
-    if len(content_type) > 256:
-        return http_content_type_encoding(content_type.decode("latin-1"))
-    return _cached_stock_header_codec(content_type)
+    if len(content_type) <= 256:
+        return _cached_stock_header_codec(content_type)
+    if len(content_type) <= LONG_CACHED_LENGTH:  # (a server sending one odd header again)
+        return _long_stock_header_codec(content_type)
+    return http_content_type_encoding(content_type.decode("latin-1"))
 
 
 @lru_cache(maxsize=256)  # a crawl meets few distinct headers
 def _cached_stock_header_codec(content_type: bytes) -> str | None:
     return http_content_type_encoding(content_type.decode("latin-1"))
+
+
+_long_stock_header_codec = lru_cache(maxsize=16)(_cached_stock_header_codec.__wrapped__)
 
 
 def stock_text_differs(

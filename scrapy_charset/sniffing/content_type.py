@@ -69,7 +69,9 @@ def collect_http_quoted_string(text: str, position: int, *, extract_value: bool)
             end += 1  # the closing quote
     if not extract_value:
         return text[position:end], end
-    return _ESCAPE.sub(r"\1", body) + trailing_backslash, end
+    # Each escape replaced by the code point it escapes (a split keeps the captured groups:
+    # no template is expanded for each of thousands of escapes).
+    return "".join(_ESCAPE.split(body)) + trailing_backslash, end
 
 
 def split_header_value(value: str) -> list[str]:
@@ -240,8 +242,13 @@ def combine_header_values(content_type: object) -> str | None:
     """
     if content_type is None:
         return None
-    if type(content_type) is list and len(content_type) == 1 and type(content_type[0]) is bytes:
-        return content_type[0].decode("latin-1")  # Scrapy's getlist() of one value
+    if type(content_type) is list and content_type:  # Scrapy's getlist()
+        if len(content_type) == 1 and type(content_type[0]) is bytes:
+            return content_type[0].decode("latin-1")
+        try:  # bytes-like values only, joined in one call (a hostile server sends thousands)
+            return b", ".join(content_type).decode("latin-1")
+        except TypeError:  # (some value is no bytes-like object)
+            pass
     if isinstance(content_type, (str, bytes, bytearray, memoryview)):
         items: Iterable[object] = (content_type,)
     elif isinstance(content_type, Iterable):
@@ -278,10 +285,14 @@ def charset_from_content_type(content_type: object) -> tuple[str, Encoding | Non
         return None
     if len(combined) <= _CACHED_LENGTH:  # a crawl meets few distinct headers
         return _charset_from_combined(combined)
+    if len(combined) <= LONG_CACHED_LENGTH:  # a server sending one odd header again and again
+        return _charset_from_long(combined)
     return _charset_from_combined.__wrapped__(combined)
 
 
 _CACHED_LENGTH = 256
+# Longer values are cached too, but fewer (at most 16 x 64 KB kept alive).
+LONG_CACHED_LENGTH = 1 << 16
 
 
 @lru_cache(maxsize=1024)
@@ -289,6 +300,9 @@ def _charset_from_combined(combined: str) -> tuple[str, Encoding | None] | None:
     found = _extracted_essence_and_charset(split_header_value(combined))
     label = None if found is None else found[1]
     return None if label is None else (label, lookup(label))
+
+
+_charset_from_long = lru_cache(maxsize=16)(_charset_from_combined.__wrapped__)
 
 
 def is_xml_mime_type(content_type: object) -> bool:

@@ -170,3 +170,39 @@ def test_thousands_of_parameters_and_values() -> None:
     assert charset_from_content_type("text/html; charset=koi8-r," * 2_000)[0] == "koi8-r"
     assert charset_from_content_type("text/html" + ";" * 10_000 + "charset=gbk")[0] == "gbk"
     assert charset_from_content_type("text/html; a=charset=gbk") is None
+
+
+def _unescaped_by_substitution(text: str) -> tuple[str, int]:
+    """collect_http_quoted_string(text, 0, extract_value=True) as it was written before: each
+    escape replaced by a substitution with a template."""
+    import re
+
+    end = re.compile(r'[^"\\]*(?:\\[\s\S][^"\\]*)*').match(text, 1).end()  # type: ignore[union-attr]
+    body, trailing = text[1:end], ""
+    if end < len(text):
+        if text[end] == "\\":
+            trailing, end = "\\", len(text)
+        else:
+            end += 1
+    return re.sub(r"\\([\s\S])", r"\1", body) + trailing, end
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(['"', "\\", "a", "é", "\n", ",", ";"]), max_size=30).map("".join))
+def test_quoted_string_unescapes_as_substitution(rest: str) -> None:
+    text = '"' + rest
+    assert collect_http_quoted_string(text, 0, extract_value=True) == _unescaped_by_substitution(
+        text
+    )
+
+
+def test_combined_values_of_every_kind() -> None:
+    from scrapy_charset.sniffing.content_type import combine_header_values
+
+    assert combine_header_values([b"text/html", bytearray(b"a/b"), memoryview(b"c/d")]) == (
+        "text/html, a/b, c/d"
+    )
+    assert combine_header_values([b"text/html", "a/\xe9", b"\xe9"]) == "text/html, a/\xe9, \xe9"
+    assert combine_header_values([b"text/html", 3, None, b"a/b"]) == "text/html, a/b"
+    assert combine_header_values([]) is None
+    assert combine_header_values([b"text/html; charset=koi8-r"] * 5000).count(", ") == 4999
