@@ -36,8 +36,11 @@ from ..encoding.fast import charmap_table
 LANGUAGES: dict[str, tuple[str, str]] = {
     "french": ("éèàçêâôîûùë", "ïüœæÿ"),
     "german": ("äöüß", "é"),
-    # Spanish, Galician, Basque, Irish.
+    # Spanish, Galician, Basque.
     "spanish": ("áéíóúñ", "ü"),
+    # Irish: its own entry for its own words (`agus`, `ar`, `ag`): where `á` `í` tie with
+    # windows-1257's Baltic `į` `ķ`, the words decide.
+    "irish": ("áéíóú", ""),
     "portuguese": ("ãáâàçéêíóôõú", "ü"),
     "italian": ("àèéìòù", "íóúî"),
     "catalan": ("àèéíïòóúüç", ""),
@@ -128,6 +131,8 @@ WORDS: dict[str, str] = {
     "hungarian": "az és hogy nem is egy meg van de csak ez mint már volt el ki",
     "south slavic": "je na da se za od su to ne kao ali iz što će sa pa so pri tudi kot"
     " bi ki še že",
+    # (Words that are English too, `an` `is` `in`, are left out: Irish pages mix English.)
+    "irish": "agus na ar ag go le sa don leis bhí atá níl seo sin ach nach tá sé sí ní",
     "romanian": "și de la în cu pe un care nu este mai din pentru sau ca se ce au fost dar prin",
     "romanian with cedilla": "şi de la în cu pe un care nu este mai din pentru sau ca se ce"
     " au fost dar prin",
@@ -161,6 +166,16 @@ _NEAR_PER_BYTE = 0.15
 # the languages here); text misread as another language hits its words by chance only.
 _WORD_SHARE = 0.1
 _WORD = lazy_compile(r"\w\w+")
+# English, all ASCII, reads alike in every encoding. Where a page holds English (menus,
+# boilerplate around text in another language: words of English only, `the`, `our`), the
+# words English shares with a language are evidence for no reading, and are not counted for
+# it (Latvian `to`: `Welcome to our site` made an Irish `Oíche` read as Latvian `Oķche`);
+# elsewhere they are that language's words (Hungarian `is`).
+_ENGLISH_WORDS = frozenset(
+    "the of and to in is it that for on as with was at by be this are or from an not but have"
+    " he his they we you all can had her one our out so if no me my do go up us am new about"
+    " more will has which their there were been who what when your".split()
+)
 # The text around non-ASCII bytes, within a text node: where the words are the page's words
 # (a sample's filler can hold script).
 _AROUND_NON_ASCII = lazy_compile(rb"[^<>]{0,64}[\x80-\xff][^<>]{0,64}")
@@ -233,8 +248,19 @@ TLD_LANGUAGES: dict[str, str] = {
     "si": "south slavic", "ba": "south slavic", "me": "south slavic", "tr": "turkish",
     "lv": "latvian", "lt": "lithuanian", "ee": "estonian", "mt": "maltese", "is": "icelandic",
     "fo": "faroese", "de": "german", "at": "german", "fr": "french", "es": "spanish",
-    "pt": "portuguese", "br": "portuguese", "it": "italian", "nl": "dutch", "se": "nordic",
-    "fi": "nordic", "dk": "nordic", "no": "nordic", "al": "albanian", "vn": "vietnamese",
+    "pt": "portuguese", "br": "portuguese", "ao": "portuguese", "mz": "portuguese",
+    "it": "italian", "nl": "dutch", "se": "nordic", "fi": "nordic", "dk": "nordic",
+    "no": "nordic", "al": "albanian", "vn": "vietnamese", "ie": "irish",
+    # Romanian pages are served in windows-1250 and ISO-8859-2, whose `ş` `ţ` have the
+    # cedilla; ISO-8859-16 (`ș` `ț`, the same bytes) is next to never served: the TLD says
+    # the language, not the rare encoding, which wins on its own signs only (`„ ” €`).
+    "ro": "romanian with cedilla", "md": "romanian with cedilla",
+    # Spanish-speaking Latin America.
+    **dict.fromkeys(
+        ("mx", "ar", "cl", "co", "pe", "ve", "uy", "ec", "bo", "py", "cr", "cu", "do", "gt",
+         "hn", "ni", "pa", "sv", "pr"),
+        "spanish",
+    ),
     "gr": "greek", "ru": "russian", "ua": "ukrainian", "by": "belarusian", "bg": "bulgarian",
     "rs": "serbian", "mk": "macedonian", "il": "hebrew", "th": "thai",
 }  # fmt: skip
@@ -515,8 +541,16 @@ def prefer_language(sample: bytes, tied: list[str], language: str | None) -> lis
 
 
 @cache
-def _word_set(language: str) -> frozenset[str]:
-    return frozenset(WORDS[language].split())
+def _word_set(language: str, english: bool = False) -> frozenset[str]:
+    """The frequent words of ``language``; with ``english``, those that tell it from English."""
+    words = frozenset(WORDS[language].split())
+    return words - _ENGLISH_WORDS if english else words
+
+
+@cache
+def _english_only() -> frozenset[str]:
+    """English's frequent words that are no frequent word of another language here."""
+    return _ENGLISH_WORDS.difference(*(_word_set(language) for language in WORDS))
 
 
 def _around_non_ascii(sample: bytes) -> bytes:
@@ -539,9 +573,14 @@ def _said_languages(letters: dict[str, float], margin: float) -> frozenset[str]:
 
 
 def _hits(words: Counter[str], languages: frozenset[str]) -> int:
-    """How many of ``words`` are frequent words of one of ``languages``, the best of them."""
+    """How many of ``words`` are frequent words of one of ``languages``, the best of them
+    (without those English shares with it, when ``words`` hold English)."""
+    english = not _english_only().isdisjoint(words)
     return max(
-        (sum(n for word, n in words.items() if word in _word_set(name)) for name in languages),
+        (
+            sum(n for word, n in words.items() if word in _word_set(name, english))
+            for name in languages
+        ),
         default=0,
     )
 
@@ -605,6 +644,21 @@ _INVERTED_MARKS = ((0xBF, b"?"), (0xA1, b"!"))
 # How far the closing mark may be (a short question or exclamation).
 _INVERTED_REACH = 160
 _TONOS_CAPITALS = "ΆΈΉΊΌΎΏ"
+# Spanish writes `ñ` before a vowel only (`año`, `España`): `ñ` at a word's end or before a
+# consonant is how a Polish `ń` reads in windows-1252 (`dzień` as `dzieñ`).
+_NASAL = "ñÑ"
+_VOWELS_AFTER_NASAL = "aeiouAEIOUáéíóúüÁÉÍÓÚÜ"
+# Greek aphaeresis: a word that drops its first vowel after a word ending in one keeps an
+# apostrophe in its place (`θα ’ρθω`, `πού ’ναι`), which ISO-8859-7 writes as 0xA2, windows-1253's
+# `Ά`. These are the verb forms Greek shortens so (of είναι, είμαι, είσαι, ήταν, έχω, είχα,
+# έρθω, ήρθα, είπα, είδα, έκανα, έφυγα, έγινε, έρχεται and a few more past forms whose first
+# vowel is the augment); with `Ά` before them they are no words.
+_APHAERESIS_RESTS = (
+    "ναι μαι σαι μαστε ταν χω χεις χει χουμε χετε χουν χα χες χε χαμε χαν ρθω ρθεις ρθει"
+    " ρθουμε ρθετε ρθουν ρθα ρθες ρθε ρθαμε ρθαν πα πες πε παμε πατε παν δα δες δε δαμε δαν"
+    " κανα κανες κανε φυγα φυγε γινε ρχεται ρχομαι φτασε ρχισε δωσε βαλε φερε μαθα μαθε"
+    " στειλε λεγε"
+).split()
 
 
 # A spelling rule: the non-ASCII bytes (- 0x80) it is about, and a pattern finding where they
@@ -650,19 +704,78 @@ def _tonos_capital_in_word(encoding: str) -> _Rule | None:
     upper = re.escape(bytes(b for b in greek_bytes if not table[b].islower()))
     letters = re.escape(bytes(b for b in range(0x100) if table[b].isalpha()))
     caps = re.escape(bytes(b for b in range(0x100) if table[b] in _TONOS_CAPITALS))
-    pattern = b"(?:[" + lower + b"]|(?<![" + letters + b"])[" + upper + b"])[" + caps + b"]"
-    return rule[0], re.compile(pattern)
+    return rule[0], re.compile(_tonos_pattern(lower, upper, letters, caps))
 
 
-def _inverted_clause(byte: int, closing: bytes) -> re.Pattern[bytes]:
+def _tonos_pattern(lower: bytes, upper: bytes, letters: bytes, caps: bytes) -> bytes:
+    """A tonos capital (of ``caps``) after a small letter (``lower``), or after a capital
+    (``upper``) standing alone (no letter of ``letters`` before it); character classes, each
+    escaped. (The tonos capital first, so that the search skips to its bytes; one match per
+    such capital, as many as the pairs of the plain pattern
+    ``(?:[lower]|(?<![letters])[upper])[caps]``.)"""
+    after_small = b"[" + lower + b"][" + caps + b"]"
+    pair = b"[" + upper + b"][" + caps + b"]"
+    after_lone = pair + b"(?<![" + letters + b"]" + pair + b")"
+    return b"[" + caps + b"](?<=" + after_small + b"|" + after_lone + b")"
+
+
+@cache
+def _nasal_before_non_vowel(encoding: str) -> _Rule | None:
+    """`ñ` at a word's end or before a consonant in ``encoding``."""
+    table = charmap_table(encoding)
+    nasals = bytes(byte for byte in range(0x80, 0x100) if table[byte] in _NASAL)
+    if not nasals:
+        return None
+    vowels = bytes(byte for byte in range(0x100) if table[byte] in _VOWELS_AFTER_NASAL)
+    pattern = b"[" + re.escape(nasals) + b"](?![" + re.escape(vowels) + b"])"
+    return frozenset(byte - 0x80 for byte in nasals), re.compile(pattern)
+
+
+def _encoded(text: str, encoding: str) -> bytes | None:
+    """``text`` in ``encoding``; ``None`` when it has no byte for one of its characters."""
+    try:
+        return text.encode(get_encoding(encoding).python_codec)
+    except UnicodeEncodeError:
+        return None
+
+
+def _letter_bytes(encoding: str) -> bytes:
+    """The bytes ``encoding`` reads as letters, escaped for a character class."""
+    table = charmap_table(encoding)
+    return re.escape(bytes(byte for byte in range(0x100) if _is_letter(table[byte])))
+
+
+@cache
+def _alpha_before_aphaeresis(encoding: str) -> _Rule | None:
+    """`Ά` starting a word that is one of Greek's shortened verb forms (`Άναι` for `’ναι`)
+    in ``encoding``."""
+    capital = _encoded("Ά", encoding)
+    rests = [rest for rest in (_encoded(rest, encoding) for rest in _APHAERESIS_RESTS) if rest]
+    if capital is None or not rests:
+        return None
+    letters = _letter_bytes(encoding)
+    # (The byte first, so that it is searched for as a literal.)
+    opening = re.escape(capital)
+    pattern = (
+        opening + rb"(?<![" + letters + b"]" + opening + b")(?:"
+        + b"|".join(map(re.escape, rests)) + rb")(?![" + letters + b"])"
+    )  # fmt: skip
+    return frozenset((capital[0] - 0x80,)), re.compile(pattern)
+
+
+def _inverted_clause(byte: int, closing: bytes, word: bytes = b"") -> re.Pattern[bytes]:
     """A pattern finding ``byte`` at a word's start, then a clause without a sentence's end,
-    then ``closing``. (The byte comes first, so that it is searched for as a literal; a full
-    stop inside a number or an abbreviation ends no sentence: `3.000`.)"""
+    then ``closing``; with ``word``, only the clauses whose first word the byte starts is one
+    of ``word`` (a pattern of alternatives). (The byte comes first, so that it is searched for
+    as a literal; a full stop inside a number or an abbreviation ends no sentence: `3.000`.)"""
     opening = re.escape(bytes((byte,)))
     stops = re.escape(b".?!<>\n" + bytes((byte,)))
     clause = rb"(?:[^%s]|\.(?=\w)){1,%d}" % (stops, _INVERTED_REACH)
+    # (Spanish writes `e` for `y` before a word starting with `i` or `hi`: `¿e Ignacio?` is
+    # still a question.)
+    first = rb"(?=(?:%s)(?![\w\x80-\xff])(?! +[Hh]?[Ii]))" % word if word else b""
     return re.compile(
-        opening + rb"(?<![\w\x80-\xff]" + opening + b")" + clause + re.escape(closing)
+        opening + rb"(?<![\w\x80-\xff]" + opening + b")" + first + clause + re.escape(closing)
     )
 
 
@@ -683,19 +796,67 @@ def _inverted_letters(encoding: str) -> tuple[bool, ...]:
     return tuple(_is_letter(table[byte]) for byte, _ in _INVERTED_MARKS)
 
 
+@cache
+def _word_clauses(encoding: str) -> tuple[re.Pattern[bytes] | None, ...]:
+    """For each byte of ``_INVERTED_MARKS``, the clauses it opens whose first word is a
+    frequent word of a language ``encoding`` writes, starting with the letter it reads the
+    byte as (Polish `że`, windows-1252's `¿e`, opening `że on przyjdzie?`); ``None`` when no
+    such word starts with it."""
+    table = charmap_table(encoding)
+    patterns: list[re.Pattern[bytes] | None] = []
+    for byte, closing in _INVERTED_MARKS:
+        words = {
+            word
+            for language in languages_of(encoding)
+            for word in WORDS[language].split()
+            if word[0] == table[byte]
+        }
+        rests = sorted(rest for rest in (_encoded(word[1:], encoding) for word in words) if rest)
+        word = b"|".join(map(re.escape, rests))
+        patterns.append(_inverted_clause(byte, closing, word) if word else None)
+    return tuple(patterns)
+
+
+def _misread_marks(sample: bytes, encoding: str) -> int:
+    """How many clauses in ``sample`` open with a byte ``encoding`` reads as a letter where
+    windows-1252 reads `¿` (`¡`) and ``?`` (``!``) closes them: misread marks, but those that
+    start a frequent word of the reading's language, which the letter is."""
+    clauses = zip(
+        _inverted_clauses(sample), _inverted_letters(encoding), _word_clauses(encoding),
+        strict=True,
+    )  # fmt: skip
+    return sum(
+        count - (len(word.findall(sample)) if word is not None else 0)
+        for count, letter, word in clauses
+        if letter and count
+    )
+
+
 def _structure_score(scored: bytes, sample: bytes, keys: list[int], encoding: str) -> float:
     """The (negative) score of letters the spelling of their language rules out: a soft
-    consonant before a vowel and a Greek capital with a tonos inside a word (pairs of bytes,
-    found in ``scored``), an inverted mark read as a letter (its clause, in the whole
+    consonant before a vowel, a Greek capital with a tonos inside a word, `ñ` before no vowel,
+    `Ά` before a shortened Greek verb (found in ``scored``, which holds a few bytes around
+    each non-ASCII byte), an inverted mark read as a letter (its clause, in the whole
     ``sample``)."""
     score = 0.0
-    for rule in (_soft_before_vowel(encoding), _tonos_capital_in_word(encoding)):
-        if rule is not None and not rule[0].isdisjoint(keys):
+    for rule in _pair_rules(encoding):
+        if not rule[0].isdisjoint(keys):
             score += _CONTEXT * len(rule[1].findall(scored))
     if 0xBF - 0x80 in keys or 0xA1 - 0x80 in keys:
-        clauses = zip(_inverted_clauses(sample), _inverted_letters(encoding), strict=True)
-        score += _CONTEXT * sum(count for count, letter in clauses if letter)
+        score += _CONTEXT * _misread_marks(sample, encoding)
     return score
+
+
+@cache
+def _pair_rules(encoding: str) -> tuple[_Rule, ...]:
+    """The spelling rules about bytes next to each other that ``encoding`` has bytes for."""
+    rules = (
+        _soft_before_vowel(encoding),
+        _tonos_capital_in_word(encoding),
+        _nasal_before_non_vowel(encoding),
+        _alpha_before_aphaeresis(encoding),
+    )
+    return tuple(rule for rule in rules if rule is not None)
 
 
 def _context_score(

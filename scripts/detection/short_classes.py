@@ -4,7 +4,8 @@ Usage: python scripts/detection/short_classes.py [--per-class N] [--seed S] [--f
 
 Each class is a language written in its usual legacy encodings, its sentences made at random
 from word lists written here (ASCII words of the language around a few words with its
-non-ASCII letters or signs: `¿`, `¡`, `ñ`, `£` before a price, a Greek apostrophe). Each page
+non-ASCII letters or signs: `¿`, `¡`, `ñ`, `£` before a price, a Greek apostrophe, Polish `że`
+and `ń`, Romanian `„ ”` and `€`). Each page
 is decoded by ``decode_html`` without a URL and with one on the language's ccTLD, and counted
 right when its text is the true encoding's. Prints the right count per class and TLD.
 """
@@ -99,6 +100,17 @@ def _romanian(rng: random.Random) -> str:
     )
 
 
+def _romanian_signs(rng: random.Random) -> str:
+    """Romanian with the signs ISO-8859-16 has where windows-1250 reads letters: `„ ”` (`Ą µ`)
+    and `€` (`¤`); in windows-1250 they are bytes 0x80-0x9F, no ISO-8859 text."""
+    return _pick(
+        rng,
+        "El a spus „Vin mâine” și a plecat.|Filmul „Țara noastră” rulează acum.|Biletul"
+        " costă 12 €.|Prețul: 45,50 € pe noapte.|Cartea „Școala de vară” a apărut.|Oferta"
+        " de 99 € este valabilă azi.|Ea a întrebat: „Unde ești?”|Un „da” ferm, spune ea.",
+    )
+
+
 def _romanian_filler(rng: random.Random) -> str:
     return _pick(
         rng,
@@ -131,7 +143,39 @@ def _greek(rng: random.Random) -> str:
     return _pick(
         rng,
         "Δεν ξέρω τι θα γίνει.|Θα ’ρθω αύριο.|Πού ’ναι το σπίτι;|Τι ’ναι αυτό;|Σ’ αγαπώ"
-        " πολύ.|Μου ’πε να περιμένω.|Τα ’χω όλα.",
+        " πολύ.|Μου ’πε να περιμένω.|Τα ’χω όλα.|Πού ’σαι;|Τι ’γινε χθες;|Το ’μαθα"
+        " σήμερα.|Μου ’δωσε ένα βιβλίο.|Σαν να ’ταν χθες.|Τα ’φερε όλα.",
+    )
+
+
+def _irish(rng: random.Random) -> str:
+    return _pick(
+        rng,
+        "Fáilte go dtí an suíomh.|Tá sé go maith.|Dia duit, conas atá tú?|Níl aon rud nua"
+        " inniu.|Is é seo an chéad lá.|Baile Átha Cliath|Rinne mé é inné.|Tá brón orm.|Cúrsaí"
+        " reatha agus spórt.|Éire abú!|Ní raibh sé ann.|Go raibh míle maith agat.|Slán go"
+        " fóill.|Tá an aimsir fuar.|Oíche mhaith.|Labhair mé leis an múinteoir.|Cá bhfuil"
+        " tú?|Ná déan é sin.|Tá áthas orm.|Dúirt sé go dtiocfadh sé.",
+    )
+
+
+def _irish_filler(rng: random.Random) -> str:
+    return _pick(
+        rng,
+        "Oscailte Luan go hAoine.|Gach praghas le CBL.|Fan linn ar an suiomh.|Ceolchoirm"
+        " anocht ag a hocht.|Welcome to our site.",
+    )
+
+
+def _polish_short(rng: random.Random) -> str:
+    """Polish whose only non-ASCII letters are `ż` opening `że` in a question (windows-1252's
+    `¿`) or `ń` ending a word (windows-1252's `ñ`)."""
+    lead = _pick(rng, "Wiesz|Myslisz|Mowisz|Czy to prawda|Ale|No to|Sadzisz|Wiedziales")
+    rest = _pick(rng, "on przyjdzie|jutro jest koniec|to dobry pomysl|to tak|ona wie|jest zimno")
+    return _pick(
+        rng,
+        f"{lead}, że {rest}?|Dzień dobry.|Koń stoi w stajni.|Tak, {lead.lower()}, że {rest}?"
+        f"|Ten dzień był dobry.|Pan Kowalczyk ma koń.",
     )
 
 
@@ -149,8 +193,18 @@ CLASSES: dict[str, tuple[Sentence, Sentence, tuple[str, ...], str]] = {
     "portuguese": (_portuguese, _portuguese_filler, ("windows-1252", "ISO-8859-15"), "pt"),
     "catalan": (_catalan, _catalan_filler, ("windows-1252", "ISO-8859-15"), "es"),
     "romanian": (_romanian, _romanian_filler, ("windows-1250", "ISO-8859-2"), "ro"),
-    # (The same bytes as ISO-8859-2 with cedillas: told apart by quotation marks only.)
+    # (The same bytes as ISO-8859-2 with cedillas: told apart by its signs only. Without them
+    # the pages are windows-1250's bytes, the encoding served: they stay 0, by design.)
     "romanian 8859-16": (_romanian, _romanian_filler, ("ISO-8859-16",), "ro"),
+    "romanian „” €": (_romanian_signs, _romanian_filler, ("ISO-8859-16", "windows-1250"), "ro"),
+    "irish": (_irish, _irish_filler, ("windows-1252", "ISO-8859-15"), "ie"),
+    "spanish (.mx)": (_spanish, _spanish_filler, ("windows-1252", "ISO-8859-15"), "mx"),
+    "polish że ń": (
+        _polish_short,
+        lambda rng: _pick(rng, "Sklep jest otwarty od poniedzialku do piatku.|Ceny z VAT."),
+        ("windows-1250", "ISO-8859-2"),
+        "pl",
+    ),
     "british £": (_english, _english_filler, ("windows-1252", "ISO-8859-15"), "uk"),
     "greek ’": (_greek, _greek_filler, ("windows-1253", "ISO-8859-7"), "gr"),
     "french": (

@@ -403,6 +403,17 @@ TEXTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 # More languages, written for this project in other registers (news, history, instructions).
 TEXTS.update({
+    # Spoken Greek: words that drop their first vowel after one ending in a vowel keep an
+    # apostrophe in its place (ISO-8859-7 0xA2, windows-1253 0x92).
+    "el-spoken": (
+        ("ISO-8859-7", "windows-1253"),
+        (
+            "Μου ’πε η γιαγιά να ’ρθω νωρίς, γιατί το φαγητό θα ’ναι έτοιμο στις δύο. Τι ’χεις"
+            " και δεν τρως; Σαν να ’ταν χθες που παίζαμε στην αυλή.",
+            "Ό,τι κι αν ’γινε, θα ’μαι εδώ. Το ’μαθα από τον γείτονα, που ’χε ακούσει τα νέα"
+            " στο ραδιόφωνο. Πού ’σαι; Σε περιμένουμε στο καφενείο της πλατείας.",
+        ),
+    ),
     "ga": (
         ("windows-1252",),
         (
@@ -707,4 +718,9 @@ FEW_BYTES: dict[str, tuple[str, str]] = {
     "pl-few": ("ISO-8859-2", "Dziękuję za wiadomość, do jutra!"),
     "cs-few": ("ISO-8859-2", "Děkuji za zprávu, uvidíme se zítra."),
     "el-apostrophe": ("ISO-8859-7", "Πες μου τι θα κάνεις αύριο, σ’ αγαπώ πολύ."),
+    "el-aphaeresis": ("ISO-8859-7", "Θα ’ρθω αύριο το πρωί. Πού ’ναι το κλειδί;"),
+    "pl-ze": ("windows-1250", "Sklep jest otwarty. Myslisz, że on przyjdzie?"),
+    "pl-dzien": ("ISO-8859-2", "Strona glowna. Dzień dobry, zapraszamy."),
+    "ga-few": ("windows-1252", "Welcome to our site. Oíche mhaith. Fan linn ar an suiomh."),
+    "ro-signs": ("ISO-8859-16", "Biletul costă 12 €, spune „Gazeta” de azi."),
 }

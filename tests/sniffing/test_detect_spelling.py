@@ -182,3 +182,122 @@ def test_greek_words_in_capitals_keep_their_tonos_in_windows_1253(url: str | Non
         if not _decodes_right(_page(text, "windows-1253"), "windows-1253", url):
             wrong.append((paragraphs, items))
     assert wrong == []
+
+
+# Greek aphaeresis: a word that drops its first vowel after one ending in a vowel keeps an
+# apostrophe at its start (ISO-8859-7 0xA2, windows-1253 `Ά`): `Άρθω`, `Άναι` are no words.
+_APHAERESIS = (
+    "Θα ’ρθω αύριο.",
+    "Πού ’ναι το σπίτι;",
+    "Τι ’ναι αυτό;",
+    "Μου ’πε να περιμένω.",
+    "Τα ’χω όλα.",
+    "Πού ’σαι;",
+    "Τι ’γινε χθες;",
+    "Μου ’δωσε ένα βιβλίο.",
+    "Σαν να ’ταν χθες.",
+)
+
+
+@pytest.mark.parametrize("url", [None, "http://www.example.gr/"])
+@pytest.mark.parametrize("filler", ["", _GREEK_FILLER, "Δεν ξέρω τι θα γίνει."])
+def test_greek_aphaeresis_is_no_tonos_capital(url: str | None, filler: str) -> None:
+    """ISO-8859-7's `θα ’ρθω` is not windows-1253's `θα Άρθω`."""
+    wrong = [
+        text
+        for text in _APHAERESIS
+        if not _decodes_right(_page(f"{filler} {text}", "ISO-8859-7"), "ISO-8859-7", url)
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("url", [None, "http://www.example.gr/"])
+def test_greek_words_starting_with_alpha_tonos_stay_windows_1253(url: str | None) -> None:
+    """windows-1253 words and names starting with `Ά` inside a sentence (`άρα`, `άμα` at a
+    sentence's start, `η Άννα`) are no shortened verbs: still `Ά`."""
+    sentences = [
+        f"{lead} {word} {rest}"
+        for lead, word, rest in product(
+            ("Είπε ότι", "Και η"), ("Άννα", "Άρτα", "Άμα", "Άρα", "Άλλα"), ("ήρθε χθες.", "εδώ.")
+        )
+    ]
+    wrong = [
+        text
+        for text in sentences
+        if not _decodes_right(_page(f"{_GREEK_FILLER} {text}", "windows-1253"), "windows-1253", url)
+    ]
+    assert wrong == []
+
+
+# Polish with `że` opening a question (windows-1252 `¿e`) and `ń` ending a word (windows-1252
+# `ñ`, which Spanish writes before a vowel only), without other Polish letters.
+_POLISH_FEW = (
+    "Myslisz, że on przyjdzie?",
+    "Wiesz, że jutro jest koniec?",
+    "Czy to prawda, że jest zimno?",
+    "Sadzisz, że to dobry pomysl?",
+    "Dzień dobry.",
+    "Koń stoi w stajni.",
+    "Ten dzień był dobry.",
+)
+
+
+@pytest.mark.parametrize("encoding", ["windows-1250", "ISO-8859-2"])
+@pytest.mark.parametrize("filler", ["", "Strona glowna.", _POLISH_FILLER])
+def test_polish_ze_questions_and_final_n_without_a_url(encoding: str, filler: str) -> None:
+    wrong = [
+        text
+        for text in _POLISH_FEW
+        if not _decodes_right(_page(f"{filler} {text}", encoding), encoding, None)
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("word", ["dzień", "koń", "tańczyli", "Gdańsk"])
+def test_n_before_no_vowel_is_no_spanish(word: str) -> None:
+    """`ñ` at a word's end or before a consonant is ruled out by Spanish spelling: windows-
+    1252's `dzieñ` scores below windows-1250's `dzień` (they tied on letters alone)."""
+    sample = f"{_POLISH_FILLER} To jest {word} i tak.".encode("cp1250")
+    assert reading_score(sample, "windows-1252") < reading_score(sample, "windows-1250")
+
+
+@pytest.mark.parametrize("encoding", _SPANISH_ENCODINGS)
+@pytest.mark.parametrize("url", _URLS)
+def test_spanish_questions_opening_with_e_or_y(encoding: str, url: str | None) -> None:
+    """Spanish questions opened by `¿` before a one-letter word (`¿y tú?`, `¿e Ignacio?`) stay
+    questions: only a frequent word of the letter's language (`że`) exempts the opening, and
+    not before `i` or `hi`, where Spanish writes `e` for `y`."""
+    sentences = ["Bueno, ¿y tu?", "Dice: ¿e Ignacio tambien?", "Pregunta: ¿a que hora?"]
+    wrong = [
+        text
+        for text in sentences
+        if not _decodes_right(_page(f"{_FILLER} {text}", encoding), encoding, url)
+    ]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("encoding", ["windows-1253", "ISO-8859-7"])
+def test_tonos_rule_counts_as_the_plain_pattern(encoding: str) -> None:
+    """The tonos-capital rule's pattern (searching for the capital first) finds as many
+    places as the plain pattern of pairs, on random strings of Greek letters, tonos
+    capitals, Latin letters and spaces."""
+    import random
+    import re
+
+    from scrapy_charset.sniffing.letters import _tonos_capital_in_word
+
+    rule = _tonos_capital_in_word(encoding)
+    assert rule is not None
+    codec = get_encoding(encoding).python_codec
+    lower, upper, latin, caps = (
+        re.escape(chars.encode(codec)) for chars in ("αεσς", "ΑΣΆΈΏ", "aZ", "ΆΈΏ")
+    )
+    letters = lower + upper + latin
+    lone = b"(?<![" + letters + b"])[" + upper + b"]"
+    plain = re.compile(b"(?:[" + lower + b"]|" + lone + b")[" + caps + b"]")
+    rng = random.Random(5)
+    alphabet = "αεσςΑΣΆΈΏaZ ’"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
+        data = text.encode(codec, "replace")
+        assert len(rule[1].findall(data)) == len(plain.findall(data)), text
