@@ -773,35 +773,44 @@ speedups_decode_single_byte(PyObject *module, PyObject *args)
     }
     /* The rest is written in one pass: in 1-byte characters, block by block of 64 bytes,
      * until a block holds a character above U+00FF; from that block on in 2-byte ones (the
-     * characters written so far are widened). A block of ASCII bytes is copied as it is; in
-     * the others, a table lookup per byte, without branches, is faster than taking runs of
-     * ASCII bytes apart (on text as on random bytes). */
-    result = PyUnicode_New(n, 0xFF);
-    if (result == NULL) {
-        goto done;
-    }
-    Py_UCS1 *narrow = PyUnicode_1BYTE_DATA(result);
-    memcpy(narrow, s, (size_t)prefix);
+     * characters written so far are widened). Where the first block holds one (Cyrillic,
+     * Greek... text), the 2-byte string is written at once: no 1-byte one is held meanwhile.
+     * A block of ASCII bytes is copied as it is; in the others, a table lookup per byte,
+     * without branches, is faster than taking runs of ASCII bytes apart (on text as on
+     * random bytes). */
     Py_UCS2 bits = 0;
+    const Py_ssize_t first_end = prefix + 64 < n ? prefix + 64 : n;
+    for (Py_ssize_t j = prefix; j < first_end; j++) {
+        bits |= map[s[j]];
+    }
+    Py_UCS1 *narrow = NULL;
     Py_ssize_t i = prefix;
-    while (i < n) {
-        const Py_ssize_t end = i + 64 < n ? i + 64 : n;
-        if (ascii_as_is && end - i == 64 && ascii_block64(s + i)) {
-            memcpy(narrow + i, s + i, 64);
+    if (bits <= 0xFF) {
+        result = PyUnicode_New(n, 0xFF);
+        if (result == NULL) {
+            goto done;
+        }
+        narrow = PyUnicode_1BYTE_DATA(result);
+        memcpy(narrow, s, (size_t)prefix);
+        while (i < n) {
+            const Py_ssize_t end = i + 64 < n ? i + 64 : n;
+            if (ascii_as_is && end - i == 64 && ascii_block64(s + i)) {
+                memcpy(narrow + i, s + i, 64);
+                i = end;
+                continue;
+            }
+            Py_UCS2 block = 0;
+            for (Py_ssize_t j = i; j < end; j++) {
+                const Py_UCS2 c = map[s[j]];
+                block |= c;
+                narrow[j] = (Py_UCS1)c;
+            }
+            if (block > 0xFF) {
+                break; /* written again below, from i */
+            }
+            bits |= block;
             i = end;
-            continue;
         }
-        Py_UCS2 block = 0;
-        for (Py_ssize_t j = i; j < end; j++) {
-            const Py_UCS2 c = map[s[j]];
-            block |= c;
-            narrow[j] = (Py_UCS1)c;
-        }
-        if (block > 0xFF) {
-            break; /* written again below, from i */
-        }
-        bits |= block;
-        i = end;
     }
     if (i < n) {
         PyObject *wide = PyUnicode_New(n, 0xFFFF);
@@ -810,13 +819,14 @@ speedups_decode_single_byte(PyObject *module, PyObject *args)
             goto done;
         }
         Py_UCS2 *out = PyUnicode_2BYTE_DATA(wide);
+        const Py_UCS1 *written = narrow != NULL ? narrow : s; /* (s: its ASCII prefix) */
         for (Py_ssize_t j = 0; j < i; j++) {
-            out[j] = narrow[j];
+            out[j] = written[j];
         }
         for (; i < n; i++) {
             out[i] = map[s[i]];
         }
-        Py_DECREF(result);
+        Py_XDECREF(result);
         result = wide;
     } else if (bits <= 0x7F) {
         /* Only a table mapping bytes above 0x7F to ASCII gets here: a string's kind must be
