@@ -1,10 +1,12 @@
 """Per response, in-process: the middleware plus ``.text`` against Scrapy's own ``.text``.
 
-Usage: python benchmarks/bench_response.py [--rounds 31] [--check]
+Usage: python benchmarks/bench_response.py [--rounds 31] [--check] [KIND ...]
 
 For each page kind (realistic pages of about 30 KB with a typical ``<head>``: viewport,
-description and Open Graph ``<meta>`` tags, stylesheets, scripts), fresh ``HtmlResponse``
-objects are built as Scrapy's downloader builds them; then, side by side in each round,
+description and Open Graph ``<meta>`` tags, stylesheets, scripts; also a feed, JSON and plain
+text, which the middleware passes through by default), fresh ``HtmlResponse`` objects (or
+``XmlResponse``, ``TextResponse``) are built as Scrapy's downloader builds them; then, side
+by side in each round,
 
 - stock: ``response.text`` (Scrapy's own decoding, including its detection where it runs it),
 - ours: ``CharsetMiddleware.process_response(request, response).text`` (default settings).
@@ -13,7 +15,8 @@ Building the response is not timed (both pay it). Calls alternate between the tw
 on its own fresh response, so both meet the same load on a shared machine; a round is enough
 calls to last about 50 ms per side, and its ratio is the median of our calls' times over the
 median of stock's. Printed: the median over rounds (at most 1.0: no slower than stock Scrapy).
-``--check`` exits with status 1 if any kind's median ratio is above 1.0.
+``--check`` exits with status 1 if any kind's median ratio is above 1.0. ``KIND`` arguments
+keep only the kinds whose names contain one of them.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from scrapy.http import HtmlResponse, Request
+from scrapy.http import HtmlResponse, Request, TextResponse, XmlResponse
 from scrapy.utils.test import get_crawler
 
 from scrapy_charset.integration.middleware import CharsetMiddleware
@@ -70,11 +73,14 @@ def page(language: str, size: int, meta: str = "") -> str:
 SIZE = 30_000
 
 
-def kinds() -> dict[str, tuple[bytes, dict[str, str]]]:
-    """Page kind -> (body, headers)."""
+def kinds() -> dict[str, tuple[bytes, dict[str, str], type[TextResponse]]]:
+    """Page kind -> (body, headers, response class)."""
     html = {"Content-Type": "text/html"}
     utf8_en = page("en", SIZE)
-    return {
+    # A <meta> after 1,024 bytes of <head> (an inline script) but within the 4,096 w3lib reads.
+    script = "<script>" + "var x = 1;\n" * 150 + "</script>"
+    http_equiv = '<meta http-equiv="Content-Type" content="text/html; charset={}">'
+    pages = {
         "header-declared UTF-8": (
             page("fr", SIZE).encode(),
             {"Content-Type": "text/html; charset=utf-8"},
@@ -92,16 +98,46 @@ def kinds() -> dict[str, tuple[bytes, dict[str, str]]]:
             page("fr", 1 << 20).encode(),
             {"Content-Type": "text/html; charset=utf-8"},
         ),
+        "http-equiv UTF-8": (page("fr", SIZE, http_equiv.format("utf-8")).encode(), html),
+        "late meta UTF-8": (page("fr", SIZE, script + '<meta charset="utf-8">').encode(), html),
+        "late http-equiv 1251": (
+            page("ru", SIZE, script + http_equiv.format("windows-1251")).encode("cp1251"),
+            html,
+        ),
+        "header+meta UTF-8": (
+            page("fr", SIZE, '<meta charset="utf-8">').encode(),
+            {"Content-Type": "text/html; charset=UTF-8"},
+        ),
+        "header 1252": (
+            page("fr", SIZE).encode("cp1252"),
+            {"Content-Type": "text/html; charset=ISO-8859-1"},
+        ),
+        "header 8859-1, meta UTF-8": (  # the header overrides the <meta>: mojibake
+            page("fr", SIZE, '<meta charset="utf-8">').encode(),
+            {"Content-Type": "text/html; charset=ISO-8859-1"},
+        ),
     }
+    found = {name: (body, headers, HtmlResponse) for name, (body, headers) in pages.items()}
+    item = "<item><title>Café très élégant</title></item>" * 500
+    feed = f'<?xml version="1.0" encoding="utf-8"?><rss><channel>{item}</channel></rss>'
+    found["xml feed (RSS)"] = (feed.encode(), {"Content-Type": "application/rss+xml"}, XmlResponse)
+    data = '{"a": [' + ",".join(['"Café très élégant"'] * 1500) + "]}"
+    found["JSON, no charset"] = (data.encode(), {"Content-Type": "application/json"}, TextResponse)
+    found["text/plain (header UTF-8)"] = (
+        ("Café très élégant. " * 1500).encode(),
+        {"Content-Type": "text/plain; charset=utf-8"},
+        TextResponse,
+    )
+    return found
 
 
 URL = "https://www.example.com/articles/1"
 
 
 def paired_times(
-    make: Callable[[], HtmlResponse],
-    stock: Callable[[HtmlResponse], object],
-    ours: Callable[[HtmlResponse], object],
+    make: Callable[[], TextResponse],
+    stock: Callable[[TextResponse], object],
+    ours: Callable[[TextResponse], object],
     count: int,
 ) -> tuple[list[float], list[float]]:
     """Seconds of each call, stock and ours taking turns on fresh responses (building not
@@ -122,25 +158,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=31)
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("kinds", nargs="*", metavar="KIND")
     args = parser.parse_args(argv)
 
     crawler = get_crawler(settings_dict={})
     mw = CharsetMiddleware.from_crawler(crawler)
     request = Request(URL)
 
-    def stock(response: HtmlResponse) -> object:
+    def stock(response: TextResponse) -> object:
         return response.text
 
-    def ours(response: HtmlResponse) -> object:
+    def ours(response: TextResponse) -> object:
         return mw.process_response(request, response).text
 
     print(f"medians of {args.rounds} rounds; µs per response; ratio = ours / stock")
     print(f"{'page kind':28} {'stock µs':>10} {'ours µs':>10} {'ratio':>7}")
     worst = 0.0
-    for name, (body, headers) in kinds().items():
+    for name, (body, headers, cls) in kinds().items():
+        if args.kinds and not any(part in name for part in args.kinds):
+            continue
 
-        def make(body: bytes = body, headers: dict[str, str] = headers) -> HtmlResponse:
-            return HtmlResponse(URL, headers=headers, body=body)
+        def make(
+            body: bytes = body, headers: dict[str, str] = headers, cls: type = cls
+        ) -> TextResponse:
+            return cls(URL, headers=headers, body=body)  # type: ignore[no-any-return]
 
         stock_times, ours_times = paired_times(make, stock, ours, 3)  # warm up
         per_call = statistics.median(stock_times)

@@ -90,6 +90,13 @@ _TAKEOVER: dict[type[Response], tuple[str, type[TextResponse]]] = {
 _FLAGS = {source: f"charset:{source.value}" for source in Source}
 _SOURCE_KEYS = {source: f"charset/source/{source.value}" for source in Source}
 _ENCODING_KEYS = {e.name: f"charset/encoding/{e.name}" for e in ALL_ENCODINGS}
+_SKIPPED_KEYS = {
+    reason: f"charset/skipped/{reason}"
+    for reason in (
+        "type", "dont_charset", "spider", "head", "not_modified", "redirect", "empty",
+        "explicit_codec",
+    )
+}  # fmt: skip
 _CHANGED, _CHANGED_UNKNOWN = ("charset/changed",), ("charset/changed_unknown",)
 _REPLACED = ("charset/replacement_char",)
 # Content-Type values longer than this are not kept in the middleware's cache of plans.
@@ -200,9 +207,10 @@ class CharsetMiddleware:
 
     def _skip(self, request: Request, reason: str) -> None:
         # A decision copied from an earlier request (e.g. through a redirect) must not stay.
-        if META_DECISION in request.meta:
-            del request.meta[META_DECISION]
-        self._inc(f"charset/skipped/{reason}")
+        meta = request.meta
+        if META_DECISION in meta:
+            del meta[META_DECISION]
+        self._inc(_SKIPPED_KEYS[reason])  # (made once: every XML or JSON response counts)
 
     def _take_over(
         self,
@@ -319,6 +327,9 @@ class CharsetMiddleware:
             text = decode_without_bom(body, outcome.decision.encoding)
             document = True
         if kind == "html" and document and may_declare(body):
+            found = leading_meta(body) if bom is None else None
+            if found is not None:  # the one declaration in the document the header overrides
+                return (text, *_over_meta(plan, found[0], body))
             decision = certain_decision(body, plan.header, None, True)
             assert isinstance(decision, Decision)
             if decision.overridden:
@@ -346,13 +357,14 @@ class CharsetMiddleware:
             known = True
         except Exception:  # left to the general path (where the statistic is unknown)
             stock, known = None, False
+        stock = None if stock is None else codec_name(stock)
         header_outcome = None
         if header is not None and header[1] is not None and stock is not None:
-            header_outcome = _outcome(_certain_of(b"", header), codec_name(stock))
+            header_outcome = _outcome(_certain_of(b"", header), stock)
         # Neither a browser nor stock Scrapy reads a charset in the header: in HTML, the
         # body's declarations decide for both.
         reads_meta = known and kind == "html" and header is None and stock is None
-        plan = self._plans[key] = _Plan(header, header_outcome, {}, reads_meta)
+        plan = self._plans[key] = _Plan(header, header_outcome, {}, reads_meta, stock, {})
         return plan
 
     def _explicit(self, response: Response, label: Any) -> tuple[Encoding, str] | None:
@@ -424,7 +436,7 @@ class CharsetMiddleware:
                 decision.encoding.name,
                 response.url,
             )
-        if "charset/conflict" in keys:
+        if "charset/conflict" in keys and "conflict" not in self._logged:  # (the message costs)
             losers = [d for d in decision.overridden if d.encoding is not None]
             self._log_once(
                 "conflict",
@@ -513,22 +525,47 @@ class _Plan(NamedTuple):
     header_outcome: _Outcome | None
     bom_outcomes: dict[str, _Outcome]
     reads_meta: bool  # HTML whose header has no charset for a browser or stock Scrapy
+    stock: str | None  # stock Scrapy's codec from the header
+    meta_outcomes: dict[str, _Outcome]  # the header's outcome over a leading <meta>'s label
+
+
+def _over_meta(plan: _Plan, meta: Decision, body: bytes) -> tuple[Decision, _Outcome]:
+    """The decision and outcome where the header decides (``plan.header_outcome``) and the
+    document declares one encoding, with a leading ``<meta>`` (``meta``, from
+    :func:`~scrapy_charset.sniffing.sniff.leading_meta` on ``body``): the header's own
+    where they agree (``_lost`` keeps no declaration of the winning encoding), else
+    the general rules' decision on ``body``, the same for every body whose leading
+    ``<meta>`` has this label (cached by the label)."""
+    outcome, label = plan.header_outcome, meta.label
+    assert outcome is not None and plan.stock is not None and label is not None
+    if meta.encoding is outcome.decision.encoding:
+        return outcome.decision, outcome
+    overriding = plan.meta_outcomes.get(label)
+    if overriding is None:
+        decision = certain_decision(body, plan.header, None, True)
+        assert isinstance(decision, Decision)
+        overriding = _outcome(decision, plan.stock)
+        if len(plan.meta_outcomes) >= _PLANS:  # labels as spelled: a server may vary them
+            plan.meta_outcomes.clear()
+        plan.meta_outcomes[label] = overriding
+    return overriding.decision, overriding
 
 
 def _leading_meta_outcome(body: bytes) -> _Outcome | None:
-    """The outcome where a leading ``<meta charset>`` decides (sniffing's
-    :func:`~scrapy_charset.sniffing.sniff.leading_meta`: no BOM, no charset in the header)
-    and stock Scrapy reads the same ``<meta>`` (where it has no charset in the header
-    either); ``None`` where either is not so."""
-    found = leading_meta(body)
+    """The outcome where a leading ``<meta>`` decides (sniffing's
+    :func:`~scrapy_charset.sniffing.sniff.leading_meta`, in the first 4,096 bytes: no BOM,
+    no charset in the header) and stock Scrapy reads the same ``<meta>`` (where it has no
+    charset in the header either); ``None`` where either is not so."""
+    found = leading_meta(body, _W3LIB_LIMIT)
     if found is None:
         return None
     decision, start = found
     stock_label = _w3lib_plain_meta(body, start)
     if stock_label is None:
         return None
-    # Cached by the labels: a crawl meets few (and a Decision's hash is Python code).
-    key = (decision.label, stock_label)
+    # Cached by the labels and the source (META or LATE_META): a crawl meets few (and a
+    # Decision's hash is Python code).
+    key = (decision.label, decision.source is Source.LATE_META, stock_label)
     outcome = _META_OUTCOMES.get(key)
     if outcome is None:
         stock = _resolve_label(stock_label)
@@ -540,7 +577,8 @@ def _leading_meta_outcome(body: bytes) -> _Outcome | None:
     return outcome
 
 
-_META_OUTCOMES: dict[tuple[str | None, str], _Outcome] = {}
+_META_OUTCOMES: dict[tuple[str | None, bool, str], _Outcome] = {}
+_W3LIB_LIMIT = 4096  # w3lib reads a declaration in the body's first 4,096 bytes
 
 
 # The standard's BOMs, and the codecs stock Scrapy (w3lib) reads them as.
@@ -704,28 +742,49 @@ def _resolve_label(label: str) -> str | None:
     return resolve_encoding(label)
 
 
-# A <meta charset> in its plainest spelling, which every w3lib reads as the label it quotes
-# (letter cases spelled out: cheaper than re.I).
+def _any_case(word: bytes) -> bytes:
+    """A pattern for ``word`` in any ASCII letter case (spelled out: cheaper than re.I)."""
+    return b"".join(
+        b"[%c%c]" % (c, c ^ 0x20) if 0x61 <= c <= 0x7A else re.escape(bytes((c,))) for c in word
+    )
+
+
+# A <meta> declaring a charset in its plainest spellings, which every w3lib (2.1 on) reads
+# as the label it quotes: <meta charset="..."> and <meta http-equiv="Content-Type"
+# content="text/html; charset=...">, the label ending the value.
+_WS, _LABEL = rb"[ \t\n\r]", rb"([A-Za-z0-9_-]{1,64})"
 _PLAIN_META = re.compile(
-    rb"<[Mm][Ee][Tt][Aa][ \t\n\r]+[Cc][Hh][Aa][Rr][Ss][Ee][Tt]="
-    rb"""(["'])([A-Za-z0-9_-]{1,64})\1[ \t\n\r]*/?>"""
-)
+    rb"<%s%s+(?:%s=([\"'])%s\1|%s=([\"'])%s\3%s+%s=([\"'])%s;%s*%s=%s\4)%s*/?>"
+    % (
+        _any_case(b"meta"), _WS,
+        _any_case(b"charset"), _LABEL,
+        _any_case(b"http-equiv"), _any_case(b"content-type"), _WS,
+        _any_case(b"content"), _any_case(b"text/html"), _WS, _any_case(b"charset"), _LABEL,
+        _WS,
+    )
+)  # fmt: skip
 
 
 def _w3lib_plain_meta(body: bytes, start: int) -> str | None:
     """The label w3lib reads from ``body`` (in its first 4,096 bytes) where the first thing
-    its scan can stop at is a plain ``<meta charset="...">`` at ``start``, found without its
-    scan (which costs more than the rest of the statistic); ``None``: not that case. Before
-    it must be nothing w3lib's scan could stop at or read instead: a comment, an XML
+    its scan can stop at is a plain ``<meta>`` (``_PLAIN_META``) at ``start``, found without
+    its scan (which costs more than the rest of the statistic); ``None``: not that case.
+    Before it must be nothing w3lib's scan could stop at or read instead: a comment, an XML
     declaration, another ``<meta>`` (also ``< meta``), the ``<body>`` tag."""
-    before = body[:start].lower()
+    # (Compiled word searches, not a lowered copy searched four times: a <meta> may come
+    # after kilobytes of inline script.)
+    if holds_word(body, b"meta", start) or holds_word(body, b"body", start):
+        return None
     # (.find(), not "in": bytes' "in" first tries the needle as an integer, which costs an
     # exception.)
-    for stop in (b"<!--", b"?xml", b"meta", b"body"):
-        if before.find(stop) >= 0:
-            return None
-    match = _PLAIN_META.match(body, start, 4096)
-    return None if match is None else match.group(2).decode("ascii")
+    if body.find(b"<!--", 0, start) >= 0:
+        return None
+    if holds_word(body, b"xml", start) and body[:start].lower().find(b"?xml") >= 0:
+        return None
+    match = _PLAIN_META.match(body, start, _W3LIB_LIMIT)
+    if match is None:
+        return None
+    return (match.group(2) or match.group(5)).decode("ascii")
 
 
 def _stock_header_codec(content_type: bytes) -> str | None:

@@ -36,7 +36,7 @@ from .detect import (
     Detector,
     fast_path,
 )
-from .late_meta import next_meta, scan_meta_like_chromium
+from .late_meta import _meta_charset, next_meta, scan_meta_like_chromium
 from .prescan import (
     PRESCAN_LIMIT,
     _prescan_substitute,
@@ -109,33 +109,48 @@ def _document_declarations(data: bytes) -> list[Declaration]:
     return found
 
 
-def leading_meta(data: bytes) -> tuple[Decision, int] | None:
-    """For an HTML body without a BOM whose ``Content-Type`` names no charset: the decision
-    when the first ``<meta>`` Chromium's scan meets declares, with its ``charset``
-    attribute, an encoding a browser knows, all within the first 1,024 bytes; with the
-    ``<meta>``'s offset. The general rules (:func:`_tentative`) decide the same: that
-    ``<meta>`` is their first declaration, and nothing came before it. ``None`` otherwise
-    (the general rules decide)."""
+def leading_meta(data: bytes, limit: int = PRESCAN_LIMIT) -> tuple[Decision, int] | None:
+    """The first in-document declaration of an HTML ``data`` where the first ``<meta>``
+    Chromium's scan meets declares an encoding a browser knows (with its ``charset``
+    attribute, or a charset in the ``content`` of an ``http-equiv`` ``content-type``), all
+    within the first ``limit`` bytes (at most :data:`LATE_META_LIMIT`): its decision when
+    it decides, with the ``<meta>``'s offset; ``None`` otherwise.
+
+    Exactly what :func:`_document_declarations` finds first: that ``<meta>``, the only
+    declaration it returns, as its scan stops there. Without a BOM or a ``Content-Type``
+    charset the general rules (:func:`_tentative`) decide the same; with ``limit`` 1,024 it
+    is all a certain decision may override in the document (:func:`_certain`)."""
     if data[1:2] in b"\x00<":  # maybe a UTF-16 XML declaration (_document_declarations)
         return None
-    if not holds_word(data, b"charset", PRESCAN_LIMIT):  # the cheap test first
+    if not holds_word(data, b"charset", limit):  # the cheap test first
         return None
-    # The scan of the first 1,024 bytes alone: it finds the same <meta> where that one ends
-    # in them, and it stops there even in a long <head>.
-    found = next_meta(data[:PRESCAN_LIMIT], 0, True, PRESCAN_LIMIT)
+    # The scan of the first ``limit`` bytes alone: it finds the same <meta> where that one
+    # ends in them (a token running past them ends the scan), and it stops there even in a
+    # long <head>.
+    found = next_meta(data[:limit], 0, True, PRESCAN_LIMIT)
     if found is None:
         return None
-    start, _, value, is_content, _ = found
-    if is_content:
-        return None
-    decision = _meta_decision(value.decode("latin-1"))  # as late_meta._meta_charset reads it
-    return None if decision is None else (decision, start)
+    start, end, value, is_content, _ = found
+    if is_content:  # the charset in its content, as the general rules extract it
+        declaration = _meta_charset(value, True, start, end)
+        if declaration is None:  # none: the scan would go on
+            return None
+        label = declaration.label
+    else:
+        label = value.decode("latin-1")  # as _meta_charset reads a charset attribute
+    decision = _meta_decision(label, start >= PRESCAN_LIMIT)
+    return None if decision is None else (decision, start)  # an unknown label: it goes on
 
 
 @lru_cache(maxsize=256)  # keyed by the label: an Encoding's hash is Python code
-def _meta_decision(label: str) -> Decision | None:
-    encoding = _prescan_substitute(lookup(label))
-    return None if encoding is None else _plain_decision(encoding, Source.META, label, False)
+def _meta_decision(label: str, late: bool) -> Decision | None:
+    """The decision of a ``<meta>`` declaring ``label`` (``late``: past the first 1,024
+    bytes, as :func:`_document_declarations` sources it; ``None``: an unknown label)."""
+    encoding = _prescan_substitute(lookup(label))  # as _meta_charset reads it
+    if encoding is None:
+        return None
+    source = Source.LATE_META if late else Source.META
+    return _plain_decision(encoding, source, label, False)
 
 
 def _decision(

@@ -43,6 +43,20 @@ _HEADS = [
     b"<\x00?\x00x\x00m\x00l\x00", b"\x00<\x00?\x00x", b"<!-- charset=koi8-r -->",
     b"x" * 1100, b"<title>Charset</title>", b"<META CHARSET='koi8-r' />",
     b"<script><meta charset='gbk'></script>", b"<meta charset=euc-kr>", b"<body>",
+    # http-equiv's content: the plain spelling stock Scrapy is read without w3lib for, and
+    # others (case, quotes, order, spaces, other content, no http-equiv, odd labels).
+    *(
+        f'<meta http-equiv="Content-Type" content="text/html; charset={label}">'.encode()
+        for label in ("utf-8", "koi8-r", "utf-16", "x-user-defined", "bogus", "utf-7")
+    ),
+    b"<META HTTP-EQUIV='content-type' CONTENT='TEXT/HTML;CHARSET=windows-1251' />",
+    b'<meta content="text/html; charset=shift_jis" http-equiv="Content-Type">',
+    b'<meta http-equiv="Content-Type" content="text/html; charset = gbk">',
+    b'<meta http-equiv="Content-Type" content="text/html; charset=utf-8; x=y">',
+    b'<meta http-equiv="Content-Type" content="text/html">', b'<meta content="charset=gbk">',
+    b'<meta http-equiv="refresh" content="0; charset=koi8-r">', b"<meta charset='utf-8' >",
+    # Past 1,024 bytes (a late <meta> still in <head>), and near 4,096 (where w3lib stops).
+    b"<script>" + b"var x = 1;\n" * 100 + b"</script>", b"<link rel=x>" * 250,
 ]  # fmt: skip
 _TEXTS = ["plain ascii text", "Größe und Maß", "Съешь же ещё", "日本語のテキスト", "\ufffd x"]
 _CODECS = ["utf-8", "cp1251", "cp932", "latin-1", "utf-16-le"]
@@ -89,7 +103,7 @@ def _general(mw: CharsetMiddleware) -> CharsetMiddleware:
 
 @pytest.mark.parametrize("kinds", [("html",), ("html", "text")])
 @settings(
-    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(page=pages())
 def test_certain_path_equals_the_general_path(
@@ -170,3 +184,81 @@ def test_plans_keep_no_header_bytes_a_server_could_multiply() -> None:
     assert not any(len(key) > 3 or any(len(v) > 256 for v in key) for key in mw._plans)
     kept = [key for key in mw._plans if any(value in key for value in values)]
     assert kept == []
+
+
+_SCRIPT = b"<script>" + b"var x = 1;\n" * 100 + b"</script>"  # past byte 1,024
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b'<meta http-equiv="Content-Type" content="text/html; charset=utf-8">',
+        b"<META HTTP-EQUIV='content-type' CONTENT='text/html;charset=UTF-8' />",
+        b'<meta charset="utf-8">' + _SCRIPT,
+        _SCRIPT + b'<meta charset="utf-8">',
+        _SCRIPT + b'<meta http-equiv="Content-Type" content="text/html; charset=utf-8">',
+    ],
+)
+def test_the_certain_path_is_taken_for_plain_meta_pages(
+    head: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain <meta> that stock Scrapy reads too: http-equiv's content, and after 1,024
+    bytes of <head> (within w3lib's 4,096): decided without the general path, as it
+    decides."""
+    body = b"<!DOCTYPE html><html><head>" + head + "<p>Größe".encode()
+    expected = decode_html(body, "text/html")
+    fast_mw, fast_crawler = middleware()
+    monkeypatch.setattr(fast_mw, "_decode", lambda *a: pytest.fail("general path"))
+    general_mw, general_crawler = middleware()
+    _general(general_mw)
+    for mw in (fast_mw, general_mw):
+        request = Request("http://example.com/")
+        response = HtmlResponse(request.url, headers={"Content-Type": "text/html"}, body=body)
+        result = mw.process_response(request, response)
+        assert (result.text, result.charset_decision) == expected
+    assert charset_stats(fast_crawler) == charset_stats(general_crawler)
+
+
+def test_a_meta_outcome_is_kept_apart_for_a_late_meta() -> None:
+    """The same labels in a leading and in a late <meta>: two decisions (meta, late_meta)."""
+    mw, _ = middleware()
+    for head in (b'<meta charset="koi8-r">', _SCRIPT + b'<meta charset="koi8-r">') * 2:
+        body = b"<html><head>" + head + "<p>Привет".encode("koi8-r")
+        request = Request("http://example.com/")
+        response = HtmlResponse(request.url, headers={"Content-Type": "text/html"}, body=body)
+        result = mw.process_response(request, response)
+        assert result.charset_decision == decode_html(body, "text/html")[1]
+
+
+def test_a_header_over_a_leading_meta_needs_no_scan_of_the_document(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the header decides and a leading <meta> declares: no full scan where both name
+    one encoding, one per label (cached) where the header overrides the <meta>."""
+    calls: list[bytes] = []
+    real = middleware_module.certain_decision
+
+    def counting(body: bytes, *args: Any) -> Any:
+        if body:  # (not a plan's decision, made once per header)
+            calls.append(body)
+        return real(body, *args)
+
+    monkeypatch.setattr(middleware_module, "certain_decision", counting)
+    mw, crawler = middleware()
+    pages = [
+        ("utf-8", '<meta charset="UTF-8"><p>Größe'.encode()),
+        ("utf-8", '<meta http-equiv="content-type" content="text/html; charset=utf-8">é'.encode()),
+        ("utf-8", '<meta charset="utf-16"><p>Größe'.encode()),  # read as UTF-8
+        ("windows-1252", "<meta charset='x-user-defined'><p>Größe".encode("cp1252")),
+        ("iso-8859-1", '<meta charset="utf-8"><p>Größe'.encode()),  # the header overrides
+        ("iso-8859-1", '<meta charset="utf-8"><p>Maß'.encode()),
+        ("iso-8859-1", '<meta charset="koi8-r"><p>Maß'.encode()),
+    ]
+    for charset, body in pages:
+        header = f"text/html; charset={charset}"
+        request = Request("http://example.com/")
+        response = HtmlResponse(request.url, headers={"Content-Type": header}, body=body)
+        result = mw.process_response(request, response)
+        assert (result.text, result.charset_decision) == decode_html(body, header)
+    assert len(calls) == 2  # utf-8 and koi8-r under the ISO-8859-1 header
+    assert charset_stats(crawler)["charset/conflict"] == 3
