@@ -39,7 +39,6 @@ from .detect import (
 from .late_meta import _meta_charset, next_meta, scan_meta_like_chromium
 from .prescan import (
     PRESCAN_LIMIT,
-    _prescan_substitute,
     get_xml_encoding,
     utf16_xml_declaration,
 )
@@ -130,27 +129,22 @@ def leading_meta(data: bytes, limit: int = PRESCAN_LIMIT) -> tuple[Decision, int
     found = next_meta(data[:limit], 0, True, PRESCAN_LIMIT)
     if found is None:
         return None
-    start, end, value, is_content, _ = found
-    if is_content:  # the charset in its content, as the general rules extract it
-        declaration = _meta_charset(value, True, start, end)
-        if declaration is None:  # none: the scan would go on
-            return None
-        label = declaration.label
-    else:
-        label = value.decode("latin-1")  # as _meta_charset reads a charset attribute
-    decision = _meta_decision(label, start >= PRESCAN_LIMIT)
-    return None if decision is None else (decision, start)  # an unknown label: it goes on
+    start, _, value, is_content, _ = found
+    decision = _meta_decision(value, is_content, start >= PRESCAN_LIMIT)
+    return None if decision is None else (decision, start)
 
 
-@lru_cache(maxsize=256)  # keyed by the label: an Encoding's hash is Python code
-def _meta_decision(label: str, late: bool) -> Decision | None:
-    """The decision of a ``<meta>`` declaring ``label`` (``late``: past the first 1,024
-    bytes, as :func:`_document_declarations` sources it; ``None``: an unknown label)."""
-    encoding = _prescan_substitute(lookup(label))  # as _meta_charset reads it
-    if encoding is None:
+@lru_cache(maxsize=256)  # a crawl meets few spellings (and an Encoding's hash is Python code)
+def _meta_decision(value: bytes, is_content: bool, late: bool) -> Decision | None:
+    """The decision of a ``<meta>`` whose ``charset`` (or with ``is_content``, ``content``)
+    attribute is ``value``, read as the general rules read it (``late``: past the first
+    1,024 bytes, as :func:`_document_declarations` sources it); ``None`` where it declares
+    no known encoding (the scan would go on)."""
+    declaration = _meta_charset(value, is_content, 0, 0)
+    if declaration is None or declaration.encoding is None:
         return None
     source = Source.LATE_META if late else Source.META
-    return _plain_decision(encoding, source, label, False)
+    return _plain_decision(declaration.encoding, source, declaration.label, False)
 
 
 def _decision(

@@ -19,6 +19,7 @@ from scrapy_charset.integration.middleware import (
     _outcome,
     _stock_body_codec,
     _w3lib_plain_meta,
+    _w3lib_stops_before,
     stock_scrapy_codec,
     stock_text_differs,
 )
@@ -278,6 +279,23 @@ def test_leading_meta_outcome_answers_plain_pages() -> None:
         b"<p>" + b"x" * 1100 + b'<meta charset="utf-8">',
     ):  # fmt: skip
         assert _leading_meta_outcome(page) is None
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [b"!", b"?", b"<", b"<!--", b"<!-", b"-", b"?XmL", b"?xm", b"x", b"ml", b"<!DOCTYPE",
+             b"mEtA", b"met", b"BODY", b"bod", b"y", b"a", b"\n"]
+        )
+    ),
+    st.integers(min_value=0, max_value=200),
+)  # fmt: skip
+def test_w3lib_stops_before_is_a_search(pieces: list[bytes], end: int) -> None:
+    # As searched in a lowered copy (one "!" or several, a "?" with or without "xml").
+    head = b"".join(pieces)[:end].lower()
+    stops = (b"<!--", b"?xml", b"meta", b"body")
+    assert _w3lib_stops_before(b"".join(pieces), end) == any(s in head for s in stops)
 
 
 def test_w3lib_plain_meta() -> None:
