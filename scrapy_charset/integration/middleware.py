@@ -319,7 +319,7 @@ class CharsetMiddleware:
                 return None
             outcome = plan.header_outcome
             if outcome is None:  # no charset a browser or stock Scrapy knows in the header
-                outcome = _leading_meta_outcome(body) if plan.reads_meta else None
+                outcome = _leading_meta_outcome(plan, body) if plan.reads_meta else None
                 if outcome is None:
                     return None
                 text = decode_without_bom(body, outcome.decision.encoding)
@@ -327,9 +327,10 @@ class CharsetMiddleware:
             text = decode_without_bom(body, outcome.decision.encoding)
             document = True
         if kind == "html" and document and may_declare(body):
-            found = leading_meta(body) if bom is None else None
-            if found is not None:  # the one declaration in the document the header overrides
-                return (text, *_over_meta(plan, found[0], body))
+            # A leading <meta>: the one declaration in the document the header may override.
+            over = _header_over_meta(plan, body) if bom is None else None
+            if over is not None:
+                return text, over.decision, over
             decision = certain_decision(body, plan.header, None, True)
             assert isinstance(decision, Decision)
             if decision.overridden:
@@ -364,7 +365,9 @@ class CharsetMiddleware:
         # Neither a browser nor stock Scrapy reads a charset in the header: in HTML, the
         # body's declarations decide for both.
         reads_meta = known and kind == "html" and header is None and stock is None
-        plan = self._plans[key] = _Plan(header, header_outcome, {}, reads_meta, stock, {})
+        plan = self._plans[key] = _Plan(
+            header, header_outcome, {}, reads_meta, stock, {}, [(b"", None)]
+        )
         return plan
 
     def _explicit(self, response: Response, label: Any) -> tuple[Encoding, str] | None:
@@ -527,39 +530,56 @@ class _Plan(NamedTuple):
     reads_meta: bool  # HTML whose header has no charset for a browser or stock Scrapy
     stock: str | None  # stock Scrapy's codec from the header
     meta_outcomes: dict[str, _Outcome]  # the header's outcome over a leading <meta>'s label
+    # The last outcome a leading <meta> settled, with the body's bytes through that <meta>:
+    # the pages of a site share them, and nothing after the <meta> counts (leading_meta).
+    last_meta: list[tuple[bytes, _Outcome | None]]  # one item
 
 
-def _over_meta(plan: _Plan, meta: Decision, body: bytes) -> tuple[Decision, _Outcome]:
-    """The decision and outcome where the header decides (``plan.header_outcome``) and the
-    document declares one encoding, with a leading ``<meta>`` (``meta``, from
-    :func:`~scrapy_charset.sniffing.sniff.leading_meta` on ``body``): the header's own
-    where they agree (``_lost`` keeps no declaration of the winning encoding), else
-    the general rules' decision on ``body``, the same for every body whose leading
-    ``<meta>`` has this label (cached by the label)."""
+def _header_over_meta(plan: _Plan, body: bytes) -> _Outcome | None:
+    """The outcome where the header decides (``plan.header_outcome``) and the document
+    declares one encoding, with a leading ``<meta>``
+    (:func:`~scrapy_charset.sniffing.sniff.leading_meta` in its first 1,024 bytes): the
+    header's own where they agree (``_lost`` keeps no declaration of the winning encoding),
+    else that of the general rules' decision on ``body``, the same for every body whose
+    leading ``<meta>`` has this label (cached by the label); ``None`` without such a
+    ``<meta>``."""
+    head, remembered = plan.last_meta[0]
+    if head and body.startswith(head):
+        return remembered
+    found = leading_meta(body)
+    if found is None:
+        return None
+    meta, _, end = found
     outcome, label = plan.header_outcome, meta.label
     assert outcome is not None and plan.stock is not None and label is not None
-    if meta.encoding is outcome.decision.encoding:
-        return outcome.decision, outcome
-    overriding = plan.meta_outcomes.get(label)
-    if overriding is None:
-        decision = certain_decision(body, plan.header, None, True)
-        assert isinstance(decision, Decision)
-        overriding = _outcome(decision, plan.stock)
-        if len(plan.meta_outcomes) >= _PLANS:  # labels as spelled: a server may vary them
-            plan.meta_outcomes.clear()
-        plan.meta_outcomes[label] = overriding
-    return overriding.decision, overriding
+    if meta.encoding is not outcome.decision.encoding:
+        overriding = plan.meta_outcomes.get(label)
+        if overriding is None:
+            decision = certain_decision(body, plan.header, None, True)
+            assert isinstance(decision, Decision)
+            overriding = _outcome(decision, plan.stock)
+            if len(plan.meta_outcomes) >= _PLANS:  # labels as spelled: servers may vary them
+                plan.meta_outcomes.clear()
+            plan.meta_outcomes[label] = overriding
+        outcome = overriding
+    plan.last_meta[0] = (body[:end], outcome)
+    return outcome
 
 
-def _leading_meta_outcome(body: bytes) -> _Outcome | None:
+def _leading_meta_outcome(plan: _Plan, body: bytes) -> _Outcome | None:
     """The outcome where a leading ``<meta>`` decides (sniffing's
     :func:`~scrapy_charset.sniffing.sniff.leading_meta`, in the first 4,096 bytes: no BOM,
-    no charset in the header) and stock Scrapy reads the same ``<meta>`` (where it has no
-    charset in the header either); ``None`` where either is not so."""
+    no charset in the header, ``plan.reads_meta``) and stock Scrapy reads the same
+    ``<meta>`` (where it has no charset in the header either); ``None`` where either is
+    not so."""
+    head, remembered = plan.last_meta[0]
+    if head and body.startswith(head):
+        return remembered
     found = leading_meta(body, _W3LIB_LIMIT)
     if found is None:
         return None
-    decision, start = found
+    decision, start, end = found
+    # (w3lib's reading ends at the first ">" after ``start``: within ``body[:end]``.)
     stock_label = _w3lib_plain_meta(body, start)
     if stock_label is None:
         return None
@@ -574,6 +594,7 @@ def _leading_meta_outcome(body: bytes) -> _Outcome | None:
         if len(_META_OUTCOMES) >= _PLANS:
             _META_OUTCOMES.clear()
         outcome = _META_OUTCOMES[key] = _outcome(decision, codec_name(stock))
+    plan.last_meta[0] = (body[:end], outcome)
     return outcome
 
 

@@ -52,6 +52,9 @@ _META = re.compile(rb"<[Mm][Ee][Tt][Aa]")
 LATE_META_LIMIT = 256 * 1024
 # Stands for the label of a UTF-16 XML declaration, which has none that can be read.
 _UTF16_XML = "<?x"
+# The second byte of "<?x" in UTF-16 (a set: bytes' "in" first tries the needle as an
+# integer, which costs an exception).
+_UTF16_XML_SECOND_BYTES = frozenset((b"\x00", b"<"))
 
 
 def _as_bytes(body: object) -> bytes:
@@ -80,7 +83,7 @@ def _document_declarations(data: bytes) -> list[Declaration]:
     head = data[:PRESCAN_LIMIT]
     found: list[Declaration] = []
     # "<?x" in UTF-16 has a NUL or "<" second (the cheap test first: most pages have neither).
-    utf16 = utf16_xml_declaration(head) if head[1:2] in b"\x00<" else None
+    utf16 = utf16_xml_declaration(head) if head[1:2] in _UTF16_XML_SECOND_BYTES else None
     if utf16 is not None:
         return [Declaration(Source.XML_DECLARATION, _UTF16_XML, utf16)]
     # Chromium's scanner decides (it differs from the spec's prescan on repeated attributes
@@ -108,18 +111,20 @@ def _document_declarations(data: bytes) -> list[Declaration]:
     return found
 
 
-def leading_meta(data: bytes, limit: int = PRESCAN_LIMIT) -> tuple[Decision, int] | None:
+def leading_meta(data: bytes, limit: int = PRESCAN_LIMIT) -> tuple[Decision, int, int] | None:
     """The first in-document declaration of an HTML ``data`` where the first ``<meta>``
     Chromium's scan meets declares an encoding a browser knows (with its ``charset``
     attribute, or a charset in the ``content`` of an ``http-equiv`` ``content-type``), all
     within the first ``limit`` bytes (at most :data:`LATE_META_LIMIT`): its decision when
-    it decides, with the ``<meta>``'s offset; ``None`` otherwise.
+    it decides, with the offsets of the ``<meta>``'s ``<`` and past its ``>``; ``None``
+    otherwise. Nothing after the ``<meta>`` counts: any ``data`` that starts with the same
+    bytes through it gets the same answer.
 
     Exactly what :func:`_document_declarations` finds first: that ``<meta>``, the only
     declaration it returns, as its scan stops there. Without a BOM or a ``Content-Type``
     charset the general rules (:func:`_tentative`) decide the same; with ``limit`` 1,024 it
     is all a certain decision may override in the document (:func:`_certain`)."""
-    if data[1:2] in b"\x00<":  # maybe a UTF-16 XML declaration (_document_declarations)
+    if data[1:2] in _UTF16_XML_SECOND_BYTES:  # maybe a UTF-16 XML declaration
         return None
     if not holds_word(data, b"charset", limit):  # the cheap test first
         return None
@@ -129,9 +134,9 @@ def leading_meta(data: bytes, limit: int = PRESCAN_LIMIT) -> tuple[Decision, int
     found = next_meta(data[:limit], 0, True, PRESCAN_LIMIT)
     if found is None:
         return None
-    start, _, value, is_content, _ = found
+    start, end, value, is_content, _ = found
     decision = _meta_decision(value, is_content, start >= PRESCAN_LIMIT)
-    return None if decision is None else (decision, start)
+    return None if decision is None else (decision, start, end)
 
 
 @lru_cache(maxsize=256)  # a crawl meets few spellings (and an Encoding's hash is Python code)

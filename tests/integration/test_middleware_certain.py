@@ -122,6 +122,42 @@ def test_certain_path_equals_the_general_path(
         assert fast == general
 
 
+@settings(
+    max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    page=pages(),
+    tail=st.lists(st.sampled_from(_HEADS), max_size=3),
+    noise=st.binary(),
+    cut=st.integers(min_value=0, max_value=40),
+)
+def test_a_remembered_leading_meta_equals_the_general_path(
+    page: tuple[bytes, Any],
+    tail: list[bytes],
+    noise: bytes,
+    cut: int,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Another page starting with the same bytes through the leading <meta> the last page
+    was settled by (the plan remembers them), whatever follows, or with only some of them
+    (``cut``): as the general path."""
+    body, header = page
+    caplog.set_level(logging.INFO)
+    fast_mw, fast_crawler = middleware()
+    general_mw, general_crawler = middleware()
+    _general(general_mw)
+    _outcome(fast_mw, fast_crawler, HtmlResponse, body, header, caplog)
+    heads = [plan.last_meta[0][0] for plan in fast_mw._plans.values() if plan is not None]
+    for head in filter(None, heads):
+        assert body.startswith(head)
+        _outcome(general_mw, general_crawler, HtmlResponse, body, header, caplog)
+        for other in (head, head[: -1 - cut % len(head)]):
+            other += b"".join(tail) + noise
+            fast = _outcome(fast_mw, fast_crawler, HtmlResponse, other, header, caplog)
+            general = _outcome(general_mw, general_crawler, HtmlResponse, other, header, caplog)
+            assert fast == general
+
+
 def test_the_certain_path_is_taken_for_bom_and_header_pages(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

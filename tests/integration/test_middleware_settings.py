@@ -16,7 +16,9 @@ from scrapy_charset.integration.middleware import (
     _differs,
     _inexact_sequences,
     _leading_meta_outcome,
+    _Outcome,
     _outcome,
+    _Plan,
     _stock_body_codec,
     _w3lib_plain_meta,
     _w3lib_stops_before,
@@ -247,38 +249,60 @@ def test_stock_body_codec_is_w3libs(pieces: list[bytes], doctype: bool) -> None:
     assert _stock_body_codec(body) == html_body_declared_encoding(body)
 
 
+def _reads_meta_plan() -> _Plan:
+    # A fresh plan for HTML without a charset in the header: nothing remembered.
+    return _Plan(None, None, {}, True, None, {}, [(b"", None)])
+
+
+def _meta_outcome(body: bytes) -> _Outcome | None:
+    return _leading_meta_outcome(_reads_meta_plan(), body)
+
+
 @settings(max_examples=5000, deadline=None)
-@given(st.lists(st.sampled_from(_HEAD_PIECES), min_size=1, max_size=12), st.booleans())
-def test_leading_meta_outcome_is_sniffings_and_w3libs(pieces: list[bytes], doctype: bool) -> None:
-    # Where a leading <meta charset> is read without the general rules and without w3lib's
-    # scan: the decision sniffing makes, and the codec stock Scrapy decodes with.
+@given(
+    st.lists(st.sampled_from(_HEAD_PIECES), min_size=1, max_size=12),
+    st.booleans(),
+    st.lists(st.sampled_from(_HEAD_PIECES), max_size=4),
+)
+def test_leading_meta_outcome_is_sniffings_and_w3libs(
+    pieces: list[bytes], doctype: bool, tail: list[bytes]
+) -> None:
+    # Where a leading <meta> is read without the general rules and without w3lib's scan:
+    # the decision sniffing makes, and the codec stock Scrapy decodes with; also for
+    # another page that starts with the same bytes through that <meta> (remembered).
     body = (b"<!DOCTYPE html><html><head>" if doctype else b"") + b"".join(pieces)
-    outcome = _leading_meta_outcome(body)
+    plan = _reads_meta_plan()
+    outcome = _leading_meta_outcome(plan, body)
     if outcome is None:
+        assert plan.last_meta == [(b"", None)]
         return
-    assert outcome.decision == decode_html(body, "text/html")[1]
-    stock = html_body_declared_encoding(body)
-    assert stock is not None
-    assert stock_scrapy_codec(body, b"text/html") == codec_name(resolve_encoding(stock))
-    assert outcome == _outcome(outcome.decision, codec_name(resolve_encoding(stock)))
+    other = plan.last_meta[0][0] + b"".join(tail)
+    assert _leading_meta_outcome(plan, other) is outcome
+    for page in (body, other):
+        assert outcome == _meta_outcome(page)
+        assert outcome.decision == decode_html(page, "text/html")[1]
+        stock = html_body_declared_encoding(page)
+        assert stock is not None
+        assert stock_scrapy_codec(page, b"text/html") == codec_name(resolve_encoding(stock))
+        assert outcome == _outcome(outcome.decision, codec_name(resolve_encoding(stock)))
 
 
 def test_leading_meta_outcome_answers_plain_pages() -> None:
     head = b'<!DOCTYPE html><html lang="fr"><head><meta charset="UTF-8"><title>x</title>'
-    outcome = _leading_meta_outcome(head)
+    outcome = _meta_outcome(head)
     assert outcome is not None and outcome.decision.label == "UTF-8"
     assert outcome.unchanged  # stock Scrapy decodes UTF-8 too
-    cp1251 = _leading_meta_outcome(b"<head><meta charset='windows-1251' />")
+    cp1251 = _meta_outcome(b"<head><meta charset='windows-1251' />")
     assert cp1251 is not None and cp1251.decision.encoding == lookup("windows-1251")
     # Not the plain case (the general path decides): a comment, another meta, <body> before
     # it, unquoted, an unknown label, a <meta> in a <script> or past 1,024 bytes.
     for before in (b"<!-- -->", b'<meta name="a" content="b">', b"<body>", b"<?xml ?>"):
-        assert _leading_meta_outcome(before + b'<meta charset="utf-8">') is None
+        assert _meta_outcome(before + b'<meta charset="utf-8">') is None
     for page in (
         b"<meta charset=utf-8>", b'<meta charset="bogus">', b"<script><meta charset='koi8-r'>",
         b"<p>" + b"x" * 1100 + b'<meta charset="utf-8">',
     ):  # fmt: skip
-        assert _leading_meta_outcome(page) is None
+        assert _meta_outcome(page) is None
 
 
 @settings(max_examples=3000, deadline=None)

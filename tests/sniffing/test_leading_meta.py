@@ -47,15 +47,22 @@ _METAS = [
 @given(
     st.lists(st.sampled_from(_PIECES + _METAS), max_size=10),
     st.sampled_from([PRESCAN_LIMIT, 4096]),
+    st.lists(st.sampled_from(_PIECES + _METAS), max_size=3),
 )
-def test_leading_meta_is_the_general_rules_decision(pieces: list[bytes], limit: int) -> None:
+def test_leading_meta_is_the_general_rules_decision(
+    pieces: list[bytes], limit: int, tail: list[bytes]
+) -> None:
     body = b"".join(pieces)
     found = sniff_module.leading_meta(body, limit)
     if found is not None:
-        decision, start = found
+        decision, start, end = found
         assert decision == sniff(body, "text/html")
-        assert body[start : start + 5].lower() == b"<meta"
-        assert start < limit
+        assert body[start : start + 5].lower() == b"<meta" and body[end - 1 : end] == b">"
+        assert start < end <= limit
+        # Nothing after the <meta> counts.
+        other = body[:end] + b"".join(tail)
+        assert sniff_module.leading_meta(other, limit) == found
+        assert decision == sniff(other, "text/html")
 
 
 @settings(max_examples=1000, deadline=None)
