@@ -49,7 +49,7 @@ from ..encoding.fast import charmap_table, decode_without_bom, holds_any, holds_
 from ..encoding.tables.fast_cjk_data import FAST_CJK
 from ..sniffing import Decision, Source, is_xml_mime_type
 from ..sniffing.content_type import LONG_CACHED_LENGTH, charset_from_content_type
-from ..sniffing.sniff import certain_decision, leading_meta, may_declare
+from ..sniffing.sniff import LATE_META_LIMIT, certain_decision, leading_meta, may_declare, sniff
 from .response import (
     BrowserDecoding,
     CharsetHtmlResponse,
@@ -319,7 +319,9 @@ class CharsetMiddleware:
                 return None
             outcome = plan.header_outcome
             if outcome is None:  # no charset a browser or stock Scrapy knows in the header
-                outcome = _leading_meta_outcome(plan, body) if plan.reads_meta else None
+                if not plan.reads_meta:
+                    return None
+                outcome = _leading_meta_outcome(plan, body) or _plain_ascii_outcome(body)
                 if outcome is None:
                     return None
                 text = decode_without_bom(body, outcome.decision.encoding)
@@ -599,6 +601,30 @@ def _leading_meta_outcome(plan: _Plan, body: bytes) -> _Outcome | None:
 
 
 _META_OUTCOMES: dict[tuple[str | None, bool, str], _Outcome] = {}
+
+
+def _plain_ascii_outcome(body: bytes) -> _Outcome | None:
+    """The outcome for an HTML body of ASCII bytes declaring nothing (where the header names
+    no charset: ``plan.reads_meta``; no BOM is ASCII): windows-1252 by default, as the
+    general rules decide pure ASCII whatever the TLD and detector, with the text stock Scrapy
+    reads too (its ASCII codec). ``None`` where the body could declare or be detected
+    otherwise: a byte above 0x7F, an ESC (ISO-2022-JP), a NUL (UTF-16), ``charset`` or
+    ``encoding`` where Chromium's scan or w3lib reads, an XML declaration (``<?``, or ``<<``,
+    a UTF-16 one's ASCII bytes)."""
+    if not body.isascii() or body.find(b"\x1b") >= 0 or body.find(b"\x00") >= 0:
+        return None
+    if body[1:2] in _DECLARATION_STARTS or holds_word(body, b"charset", LATE_META_LIMIT):
+        return None
+    if holds_word(body, b"encoding", _W3LIB_LIMIT):
+        return None
+    if not _ASCII_OUTCOME:  # the general rules' decision on the first such body serves all
+        decision = sniff(body)
+        _ASCII_OUTCOME.append(_outcome(decision, codec_name(_stock_ascii_codec())))
+    return _ASCII_OUTCOME[0]
+
+
+_ASCII_OUTCOME: list[_Outcome] = []
+_DECLARATION_STARTS = frozenset((b"?", b"<"))
 _W3LIB_LIMIT = 4096  # w3lib reads a declaration in the body's first 4,096 bytes
 
 

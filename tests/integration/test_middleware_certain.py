@@ -183,6 +183,68 @@ def test_the_certain_path_is_taken_for_bom_and_header_pages(
     assert charset_stats(crawler)["charset/conflict"] == 2  # UTF-16LE over utf-8, koi8-r
 
 
+# ASCII pieces: what can make an ASCII body declare or be detected (ESC sequences, NUL,
+# "charset" and "encoding" early or late, XML declarations, "<<", <meta>), and what cannot.
+_ASCII_PIECES = [
+    b"<p>", b"ok ", b"<html><head>", b"<meta name=x content=y>", b"<meta charset=koi8-r>",
+    b"<meta charset=bogus>", b"charset", b"ENCODING", b"<?xml version='1.0' encoding='gbk'?>",
+    b"<?xml version='1.0'?>", b"<p><?xml version='1.0' encoding='utf-16'?>", b"<", b"?",
+    b"\x1b$B", b"\x1b(B", b"\x1b", b"\x00", b"<\x00",
+    b"<body>", b"x" * 1100, b"y" * 4000, b"<script>var a = 1;</script>", b"\n",
+]  # fmt: skip
+
+
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    body=st.lists(st.sampled_from(_ASCII_PIECES), min_size=1, max_size=8).map(b"".join),
+    header=st.sampled_from([None, ["text/html"], ["text/html; charset="], ["text/html; q=1"]]),
+)
+def test_ascii_pages_equal_the_general_path(
+    body: bytes, header: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    fast_mw, fast_crawler = middleware()
+    general_mw, general_crawler = middleware()
+    _general(general_mw)
+    for _ in range(2):
+        fast = _outcome(fast_mw, fast_crawler, HtmlResponse, body, header, caplog)
+        general = _outcome(general_mw, general_crawler, HtmlResponse, body, header, caplog)
+        assert fast == general
+
+
+def test_the_certain_path_is_taken_for_plain_ascii_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An ASCII page that declares nothing (an error page, a fragment): windows-1252 by
+    # default without the general path, whatever the TLD; not where it may declare.
+    decode = middleware_module.CharsetMiddleware._decode
+    monkeypatch.setattr(
+        middleware_module.CharsetMiddleware, "_decode", lambda *a: pytest.fail("general path")
+    )
+    mw, crawler = middleware()
+    for url in ("http://example.com/", "http://example.ru/", "http://example.jp/"):
+        for body in (b"OK", b"<html><body><p>Not found</p></body></html>", b"x" * 100_000):
+            request = Request(url)
+            response = HtmlResponse(url, headers={"Content-Type": "text/html"}, body=body)
+            result = mw.process_response(request, response)
+            assert result.text == body.decode("ascii")
+            assert request.meta["charset_decision"]["source"] == "default"
+    assert charset_stats(crawler)["charset/encoding/windows-1252"] == 9
+    # Bodies that may declare or be detected otherwise go down the general path.
+    general: list[bytes] = []
+
+    def recorded(self: Any, body: bytes, *args: Any) -> Any:
+        general.append(body)
+        return decode(self, body, *args)
+
+    monkeypatch.setattr(middleware_module.CharsetMiddleware, "_decode", recorded)
+    bodies = [b"<p>\x1b$B", b"<p>charset", b"<?xml encoding='gbk'?>", b"<p>\x00", b"\xe9", b"<<"]
+    for body in bodies:
+        request = Request("http://example.com/")
+        response = HtmlResponse(request.url, headers={"Content-Type": "text/html"}, body=body)
+        mw.process_response(request, response)
+    assert general == bodies
+
+
 def test_stock_codec_of_each_bom_is_w3libs() -> None:
     # The middleware's table of what stock Scrapy reads a BOM as; FF FE 00 00 (read as
     # UTF-32LE by w3lib, as UTF-16LE by browsers) is told apart in the path itself.
