@@ -617,13 +617,15 @@ def _plain_ascii_outcome(body: bytes) -> _Outcome | None:
         return None
     if holds_word(body, b"encoding", _W3LIB_LIMIT):
         return None
-    if not _ASCII_OUTCOME:  # the general rules' decision on the first such body serves all
-        decision = sniff(body)
-        _ASCII_OUTCOME.append(_outcome(decision, codec_name(_stock_ascii_codec())))
-    return _ASCII_OUTCOME[0]
+    return _ascii_outcome()
 
 
-_ASCII_OUTCOME: list[_Outcome] = []
+@cache
+def _ascii_outcome() -> _Outcome:
+    # The general rules' decision on one such body: the same for all.
+    return _outcome(sniff(b"<p>"), codec_name(_stock_ascii_codec()))
+
+
 _DECLARATION_STARTS = frozenset((b"?", b"<"))
 _W3LIB_LIMIT = 4096  # w3lib reads a declaration in the body's first 4,096 bytes
 
