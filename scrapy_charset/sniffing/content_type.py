@@ -99,9 +99,9 @@ def split_header_value(value: str) -> list[str]:
         position += 1  # the comma
 
 
-def parse_mime_type(text: str) -> MimeType | None:
-    """MIME Sniffing's "parse a MIME type"; ``None`` for failure."""
-    text = text.strip(_HTTP_WHITESPACE)
+def _type_and_subtype(text: str) -> tuple[str, str, int] | None:
+    """The first steps of "parse a MIME type" on ``text`` (HTTP whitespace stripped): the
+    lowercase type and subtype, and where the parameters start; ``None`` for failure."""
     slash = text.find("/")
     if slash <= 0 or not _TOKEN.fullmatch(text, 0, slash):
         return None
@@ -110,7 +110,17 @@ def parse_mime_type(text: str) -> MimeType | None:
     subtype = text[slash + 1 : subtype_end].rstrip(_HTTP_WHITESPACE)
     if not subtype or not _TOKEN.fullmatch(subtype):
         return None
-    mime = MimeType(_ascii_lower(text[:slash]), _ascii_lower(subtype), {})
+    return _ascii_lower(text[:slash]), _ascii_lower(subtype), subtype_end
+
+
+def parse_mime_type(text: str) -> MimeType | None:
+    """MIME Sniffing's "parse a MIME type"; ``None`` for failure."""
+    text = text.strip(_HTTP_WHITESPACE)
+    found = _type_and_subtype(text)
+    if found is None:
+        return None
+    mime = MimeType(found[0], found[1], {})
+    subtype_end = found[2]
     parameters = mime.parameters
     position = subtype_end
     length = len(text)
@@ -192,15 +202,10 @@ def _cached_essence_and_charset(value: str) -> tuple[str, str | None] | None:
     if '"' in text:
         mime = parse_mime_type(text)
         return None if mime is None else (mime.essence, mime.parameters.get("charset"))
-    slash = text.find("/")
-    if slash <= 0 or not _TOKEN.fullmatch(text, 0, slash):
+    found = _type_and_subtype(text)
+    if found is None:
         return None
-    semicolon = text.find(";", slash + 1)
-    subtype_end = len(text) if semicolon < 0 else semicolon
-    subtype = text[slash + 1 : subtype_end].rstrip(_HTTP_WHITESPACE)
-    if not subtype or not _TOKEN.fullmatch(subtype):
-        return None
-    essence = f"{_ascii_lower(text[:slash])}/{_ascii_lower(subtype)}"
+    essence, subtype_end = f"{found[0]}/{found[1]}", found[2]
     # The first charset parameter with a value (parse_mime_type keeps the first valid one).
     for match in _CHARSET_PARAMETER.finditer(text, subtype_end + 1):
         before = match.start() - 1  # back over the whitespace (each run once: linear)
