@@ -22,6 +22,7 @@ keep only the kinds whose names contain one of them.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
@@ -117,7 +118,21 @@ def kinds() -> dict[str, tuple[bytes, dict[str, str], type[TextResponse]]]:
             {"Content-Type": "text/html; charset=ISO-8859-1"},
         ),
     }
+    # A mislabelled image or PDF: random bytes sent as HTML without a charset (detection).
+    noise = random.Random(5).randbytes(SIZE)
+    pages["random bytes as HTML"] = (noise, html)
+    pages["PDF-like bytes as HTML"] = (b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n" + noise, html)
+    pages["BOM (UTF-8) + meta"] = (
+        b"\xef\xbb\xbf" + page("fr", SIZE, '<meta charset="utf-8">').encode(),
+        html,
+    )
     found = {name: (body, headers, HtmlResponse) for name, (body, headers) in pages.items()}
+    # XHTML (an XML media type, parsed as XML) arrives as an HtmlResponse.
+    found["XHTML, XML declaration"] = (
+        ('<?xml version="1.0" encoding="utf-8"?>' + page("fr", SIZE)).encode(),
+        {"Content-Type": "application/xhtml+xml"},
+        HtmlResponse,
+    )
     item = "<item><title>Café très élégant</title></item>" * 500
     feed = f'<?xml version="1.0" encoding="utf-8"?><rss><channel>{item}</channel></rss>'
     found["xml feed (RSS)"] = (feed.encode(), {"Content-Type": "application/rss+xml"}, XmlResponse)

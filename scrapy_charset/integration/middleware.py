@@ -49,6 +49,8 @@ from ..encoding.fast import charmap_table, decode_without_bom, holds_any, holds_
 from ..encoding.tables.fast_cjk_data import FAST_CJK
 from ..sniffing import Decision, Source, is_xml_mime_type
 from ..sniffing.content_type import LONG_CACHED_LENGTH, charset_from_content_type
+from ..sniffing.documents import sniff_xml
+from ..sniffing.prescan import PRESCAN_LIMIT
 from ..sniffing.sniff import LATE_META_LIMIT, certain_decision, leading_meta, may_declare, sniff
 from .response import (
     BrowserDecoding,
@@ -284,11 +286,12 @@ class CharsetMiddleware:
     def _certain(
         self, body: bytes, content_type: list[bytes], kind: str
     ) -> tuple[str, Decision, _Outcome | None] | None:
-        """Where a BOM or the ``Content-Type`` charset decides (HTML and plain text), or in
-        HTML a leading ``<meta charset>`` that stock Scrapy reads too: the text, the decision
-        and its outcome, shared by every body with this header and BOM (or label); the
-        outcome is ``None`` where the decision overrode the document's own declarations.
-        ``None`` otherwise, and for XML: the general path.
+        """Where a BOM or the ``Content-Type`` charset decides, or in HTML a leading
+        ``<meta charset>`` that stock Scrapy reads too, or in XML a leading XML declaration
+        that stock Scrapy reads too: the text, the decision and its outcome, shared by every
+        body with this header and BOM (or label, or declaration); the outcome is ``None``
+        where the decision overrode the document's own declarations. ``None`` otherwise:
+        the general path.
 
         Equal to the general path's answer (``BrowserDecoding.decode``, ``_changed``,
         ``_decision_keys``): the header is read once per value (a plan), stock Scrapy's
@@ -321,16 +324,19 @@ class CharsetMiddleware:
             if outcome is None:  # no charset a browser or stock Scrapy knows in the header
                 if not plan.reads_meta:
                     return None
-                outcome = _leading_meta_outcome(plan, body) or _plain_ascii_outcome(body)
+                if plan.xml:
+                    outcome = _xml_declaration_outcome(body, content_type)
+                else:
+                    outcome = _leading_meta_outcome(plan, body) or _plain_ascii_outcome(body)
                 if outcome is None:
                     return None
                 text = decode_without_bom(body, outcome.decision.encoding)
                 return text, outcome.decision, outcome
             text = decode_without_bom(body, outcome.decision.encoding)
             document = True
-        if kind == "html" and document and may_declare(body):
+        if kind == "html" and document and not plan.xml and may_declare(body):
             # A leading <meta>: the one declaration in the document the header may override.
-            over = _header_over_meta(plan, body) if bom is None else None
+            over = _over_meta(plan, body, outcome, None if bom is None else stock)
             if over is not None:
                 return text, over.decision, over
             decision = certain_decision(body, plan.header, None, True)
@@ -343,17 +349,16 @@ class CharsetMiddleware:
         self, key: tuple[str | bytes, ...], content_type: list[bytes], kind: str
     ) -> _Plan | None:
         """The plan for the ``Content-Type`` values ``content_type`` of a ``kind`` of
-        response, cached under ``key``; ``None`` for XML, whose sniffing differs, and for a
-        value too long to keep (not cached)."""
+        response, cached under ``key``; ``None`` for a value too long to keep (not cached).
+        XML (an XML kind or media type, as ``BrowserDecoding.decode`` tells them) reads no
+        ``<meta>`` (``xml``): where neither header has a charset, an XML declaration."""
         # (Not kept either: more values than a response has but from a server sending
         # the header again and again, whose bytes a cache key would keep alive.)
         if len(content_type) > 2 or any(len(value) > _PLAN_VALUE_LENGTH for value in content_type):
             return None
         if len(self._plans) >= _PLANS:
             self._plans.clear()
-        if kind == "xml" or (content_type and is_xml_mime_type(content_type)):
-            self._plans[key] = None
-            return None
+        xml = kind == "xml" or bool(content_type and is_xml_mime_type(content_type))
         header = charset_from_content_type(content_type or None)
         try:
             stock = _stock_header_codec(content_type[-1] if content_type else b"")
@@ -365,10 +370,10 @@ class CharsetMiddleware:
         if header is not None and header[1] is not None and stock is not None:
             header_outcome = _outcome(_certain_of(b"", header), stock)
         # Neither a browser nor stock Scrapy reads a charset in the header: in HTML, the
-        # body's declarations decide for both.
-        reads_meta = known and kind == "html" and header is None and stock is None
+        # body's declarations decide for both (in XML, its XML declaration).
+        reads_meta = known and (xml or kind == "html") and header is None and stock is None
         plan = self._plans[key] = _Plan(
-            header, header_outcome, {}, reads_meta, stock, {}, [(b"", None)]
+            header, header_outcome, {}, reads_meta, stock, {}, [(b"", None)], xml
         )
         return plan
 
@@ -531,38 +536,47 @@ class _Plan(NamedTuple):
     bom_outcomes: dict[str, _Outcome]
     reads_meta: bool  # HTML whose header has no charset for a browser or stock Scrapy
     stock: str | None  # stock Scrapy's codec from the header
-    meta_outcomes: dict[str, _Outcome]  # the header's outcome over a leading <meta>'s label
+    # The outcome of the header, or of the BOM with stock Scrapy's codec for it, over a
+    # leading <meta>'s label (by the BOM's codec, None for the header, and the label).
+    meta_outcomes: dict[tuple[str | None, str], _Outcome]
     # The last outcome a leading <meta> settled, with the body's bytes through that <meta>:
     # the pages of a site share them, and nothing after the <meta> counts (leading_meta).
     last_meta: list[tuple[bytes, _Outcome | None]]  # one item
+    xml: bool = False  # sniffed as XML (sniff_xml): no <meta>, no prescan of the document
 
 
-def _header_over_meta(plan: _Plan, body: bytes) -> _Outcome | None:
-    """The outcome where the header decides (``plan.header_outcome``) and the document
-    declares one encoding, with a leading ``<meta>``
-    (:func:`~scrapy_charset.sniffing.sniff.leading_meta` in its first 1,024 bytes): the
-    header's own where they agree (``_lost`` keeps no declaration of the winning encoding),
-    else that of the general rules' decision on ``body``, the same for every body whose
-    leading ``<meta>`` has this label (cached by the label); ``None`` without such a
-    ``<meta>``."""
+def _over_meta(
+    plan: _Plan, body: bytes, outcome: _Outcome, bom_codec: str | None
+) -> _Outcome | None:
+    """The outcome where the header (``bom_codec`` ``None``: ``plan.header_outcome``) or a
+    UTF-8 BOM (stock Scrapy reading it as ``bom_codec``: ``outcome``, of
+    ``plan.bom_outcomes``) decides and the document declares one encoding, with a leading
+    ``<meta>`` (:func:`~scrapy_charset.sniffing.sniff.leading_meta` in its first 1,024
+    bytes, after the BOM's bytes): ``outcome`` where they agree (``_lost`` keeps no
+    declaration of the winning encoding), else that of the general rules' decision on
+    ``body``, the same for every body whose leading ``<meta>`` has this label (cached by
+    the label and the BOM's codec); ``None`` without such a ``<meta>``."""
     head, remembered = plan.last_meta[0]
+    # (A BOM body's head starts with the BOM, another's cannot: one memory serves both.)
     if head and body.startswith(head):
         return remembered
     found = leading_meta(body)
     if found is None:
         return None
     meta, _, end = found
-    outcome, label = plan.header_outcome, meta.label
-    assert outcome is not None and plan.stock is not None and label is not None
+    label = meta.label
+    stock = plan.stock if bom_codec is None else bom_codec
+    assert stock is not None and label is not None
     if meta.encoding is not outcome.decision.encoding:
-        overriding = plan.meta_outcomes.get(label)
+        key = (bom_codec, label)
+        overriding = plan.meta_outcomes.get(key)
         if overriding is None:
             decision = certain_decision(body, plan.header, None, True)
             assert isinstance(decision, Decision)
-            overriding = _outcome(decision, plan.stock)
+            overriding = _outcome(decision, stock)
             if len(plan.meta_outcomes) >= _PLANS:  # labels as spelled: servers may vary them
                 plan.meta_outcomes.clear()
-            plan.meta_outcomes[label] = overriding
+            plan.meta_outcomes[key] = overriding
         outcome = overriding
     plan.last_meta[0] = (body[:end], outcome)
     return outcome
@@ -601,6 +615,38 @@ def _leading_meta_outcome(plan: _Plan, body: bytes) -> _Outcome | None:
 
 
 _META_OUTCOMES: dict[tuple[str | None, bool, str], _Outcome] = {}
+
+
+def _xml_declaration_outcome(body: bytes, content_type: list[bytes]) -> _Outcome | None:
+    """The outcome for an XML body starting with an XML declaration (``<?xml``, ending at
+    the first ``>`` in its first 1,024 bytes, with no ``<`` in it) where stock Scrapy reads
+    that declaration's encoding (where neither header has a charset: ``plan.reads_meta``);
+    cached by the declaration's bytes: sniffing's "get an XML encoding" reads nothing after
+    them, and w3lib's scan matches them first (its XML declaration ends at the first ``<``
+    or ``>``) and reads nothing after them when it finds a label there. ``None`` otherwise
+    (a UTF-16 declaration, none, w3lib reading no label or one it does not know)."""
+    if not body.startswith(b"<?xml"):
+        return None
+    end = body.find(b">", 5, PRESCAN_LIMIT) + 1
+    if end <= 0:
+        return None
+    outcome = _XML_OUTCOMES.get(body[:end], _UNPLANNED)
+    if outcome is _UNPLANNED:
+        declaration = body[:end]
+        outcome = None
+        # (With a "<" inside, w3lib's declaration ends there and its scan goes on.)
+        if declaration.find(b"<", 1) < 0:
+            stock = html_body_declared_encoding(declaration)
+            if stock is not None:
+                decision = sniff_xml(declaration, content_type or None)
+                outcome = _outcome(decision, codec_name(stock))
+        if len(_XML_OUTCOMES) >= _PLANS:
+            _XML_OUTCOMES.clear()
+        _XML_OUTCOMES[declaration] = outcome
+    return outcome
+
+
+_XML_OUTCOMES: dict[bytes, _Outcome | None] = {}
 
 
 def _plain_ascii_outcome(body: bytes) -> _Outcome | None:

@@ -11,14 +11,15 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scrapy.http import Headers, HtmlResponse, Request, TextResponse
+from scrapy.http import Headers, HtmlResponse, Request, TextResponse, XmlResponse
 from w3lib.encoding import read_bom
 
 from scrapy_charset.encoding import bom_sniff, lookup
 from scrapy_charset.integration import middleware as middleware_module
 from scrapy_charset.integration.middleware import CharsetMiddleware
 from scrapy_charset.sniffing import decode_html
-from scrapy_charset.sniffing.sniff import may_declare
+from scrapy_charset.sniffing.documents import sniff_xml
+from scrapy_charset.sniffing.sniff import decode_as_decided, may_declare
 from tests.integration.test_middleware_support import charset_stats, middleware
 
 _BOMS = [
@@ -359,4 +360,132 @@ def test_a_header_over_a_leading_meta_needs_no_scan_of_the_document(
         result = mw.process_response(request, response)
         assert (result.text, result.charset_decision) == decode_html(body, header)
     assert len(calls) == 2  # utf-8 and koi8-r under the ISO-8859-1 header
+    assert charset_stats(crawler)["charset/conflict"] == 3
+
+
+# XML declarations as sniffing and w3lib read them or not: labels, quotes, case, spaces
+# (w3lib's \s also matches \x0c and \x85 in its Latin-1 reading), "<" inside, no label,
+# an unknown one, UTF-16 (read as UTF-8), past 1,024 bytes, after a comment.
+_XML_HEADS = [
+    b'<?xml version="1.0" encoding="utf-8"?>', b"<?xml version='1.0' encoding='windows-1251'?>",
+    b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>', b'<?xml encoding="bogus"?>',
+    b'<?xml version="1.0"?>', b'<?XML encoding="gbk"?>', b'<?xml-stylesheet encoding="gbk"?>',
+    b'<?xml\tencoding = "koi8-r" ?>', b'<?xml encoding="utf-16"?>', b"<?xml encoding=gbk?>",
+    b'<?xml version="1.0" <p encoding="gbk">', b'<?xml encoding="x-user-defined"?>',
+    b'<?xml encoding="iso-2022-kr"?>', b'<?xml encoding="utf-8 "?>', b'<?xml encoding=" gbk"?>',
+    b'<?xml\x0cencoding="gbk"?>', b'<?xml\x85encoding="gbk"?>', b'<?xml encoding="gbk"',
+    b'<?xml encoding="shift_jis"' + b" " * 1100 + b"?>", b'<!-- x --><?xml encoding="gbk"?>',
+    b'<?xml encoding="koi8-r"?><meta charset="gbk">', b"<?xml encoding='latin1'?>",
+    b'<?xml version="1.0" encoding="utf-7"?>', b"<?xml encoding='euc-kr'?>",
+    b'<?xml <meta charset="gbk">', b'<?xml version="1.0" <meta charset="koi8-r>',
+]  # fmt: skip
+_XML_TYPES = [
+    None, "text/xml", "application/xml", "application/rss+xml", "application/xhtml+xml",
+    "image/svg+xml", "text/html", "text/plain", "text/xml; charset=utf-8",
+    "application/rss+xml; charset=windows-1251", "text/xml; charset=bogus",
+    "application/xhtml+xml; charset=koi8-r", "text/xml; charset=utf-16",
+]  # fmt: skip
+
+
+@st.composite
+def xml_pages(draw: Any) -> tuple[bytes, list[str] | None]:
+    text = draw(st.sampled_from(_TEXTS))
+    content = text.encode(draw(st.sampled_from(_CODECS)), "replace")
+    head = draw(st.sampled_from(_XML_HEADS)) + b"".join(
+        draw(st.lists(st.sampled_from(_HEADS + _XML_HEADS), max_size=2))
+    )
+    body = draw(st.sampled_from(_BOMS)) + head + b"<rss>" + content + draw(st.binary(max_size=4))
+    values = draw(st.lists(st.sampled_from(_XML_TYPES), min_size=1, max_size=2))
+    return body, [v for v in values if v is not None] or None
+
+
+@pytest.mark.parametrize(
+    ("kinds", "cls"),
+    [("html", HtmlResponse), ("html,xml", XmlResponse), ("html,xml,text", TextResponse)],
+)
+@settings(
+    max_examples=700, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(page=xml_pages())
+def test_xml_pages_equal_the_general_path(
+    kinds: str, cls: type, page: tuple[bytes, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """XML (XmlResponse, or an XML media type in an HtmlResponse or TextResponse): the
+    certain path of a BOM, a header charset or an XML declaration, remembered by its bytes
+    for the next body (here after the cache of earlier examples), equals the general path."""
+    body, header = page
+    caplog.set_level(logging.INFO)
+    fast_mw, fast_crawler = middleware({"CHARSET_RESPONSE_TYPES": kinds})
+    general_mw, general_crawler = middleware({"CHARSET_RESPONSE_TYPES": kinds})
+    _general(general_mw)
+    for _ in range(2):
+        fast = _outcome(fast_mw, fast_crawler, cls, body, header, caplog)
+        general = _outcome(general_mw, general_crawler, cls, body, header, caplog)
+        assert fast == general
+
+
+@pytest.mark.parametrize(
+    ("cls", "header", "body"),
+    [
+        (HtmlResponse, "application/xhtml+xml", b'<?xml version="1.0" encoding="utf-8"?>'),
+        (XmlResponse, "text/xml", b"<?xml version='1.0' encoding='windows-1251'?>"),
+        (XmlResponse, "application/rss+xml", b'<?xml version="1.0" encoding="ISO-8859-1"?>'),
+        (XmlResponse, "application/rss+xml; charset=windows-1251", b"<?xml version='1.0'?>"),
+        (XmlResponse, "text/xml; charset=utf-8", b"<?xml version='1.0' encoding='koi8-r'?>"),
+        (XmlResponse, None, b'\xef\xbb\xbf<?xml version="1.0"?>'),
+        (HtmlResponse, "application/xhtml+xml", b'\xef\xbb\xbf<meta charset="koi8-r">'),
+    ],
+)
+def test_the_certain_path_is_taken_for_xml_pages(
+    cls: type, header: str | None, body: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An XML declaration stock Scrapy reads too, a header charset, a BOM: decided without
+    the general path, as it decides (sniff_xml), for every page with that declaration."""
+    fast_mw, fast_crawler = middleware({"CHARSET_RESPONSE_TYPES": "html,xml"})
+    monkeypatch.setattr(fast_mw, "_decode", lambda *a: pytest.fail("general path"))
+    general_mw, general_crawler = middleware({"CHARSET_RESPONSE_TYPES": "html,xml"})
+    _general(general_mw)
+    for text in ("<rss>Größe</rss>", "<feed>Привет</feed>"):
+        codec = "cp1251" if b"1251" in body + (header or "").encode() else "utf-8"
+        page = body + text.encode(codec, "replace")
+        expected = sniff_xml(page, header)
+        for mw in (fast_mw, general_mw):
+            request = Request("http://example.com/feed")
+            headers = {} if header is None else {"Content-Type": header}
+            result = mw.process_response(request, cls(request.url, headers=headers, body=page))
+            assert result.charset_decision == expected
+            assert result.text == decode_as_decided(page, expected)
+    assert charset_stats(fast_crawler) == charset_stats(general_crawler)
+
+
+def test_a_bom_over_a_leading_meta_needs_no_scan_of_the_document(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After a UTF-8 BOM, a leading <meta> (a page saved with its BOM): no full scan where
+    it names UTF-8 too, one per label (cached) where the BOM overrides it, with or without a
+    header charset (which the BOM overrides too)."""
+    calls: list[bytes] = []
+    real = middleware_module.certain_decision
+
+    def counting(body: bytes, *args: Any) -> Any:
+        if len(body) > 3:  # (not a plan's decision, made once per header and BOM)
+            calls.append(body)
+        return real(body, *args)
+
+    monkeypatch.setattr(middleware_module, "certain_decision", counting)
+    mw, crawler = middleware()
+    bom = b"\xef\xbb\xbf"
+    pages = [
+        ("text/html", bom + '<meta charset="UTF-8"><p>Größe'.encode()),
+        ("text/html", bom + '<html><head><meta charset="utf-8"><p>Maß'.encode()),
+        ("text/html; charset=windows-1251", bom + '<meta charset="utf-8"><p>Größe'.encode()),
+        ("text/html", bom + '<meta charset="koi8-r"><p>Größe'.encode()),  # the BOM overrides
+        ("text/html", bom + '<meta charset="koi8-r"><p>Maß'.encode()),
+    ]
+    for header, body in pages:
+        request = Request("http://example.com/")
+        response = HtmlResponse(request.url, headers={"Content-Type": header}, body=body)
+        result = mw.process_response(request, response)
+        assert (result.text, result.charset_decision) == decode_html(body, header)
+    assert len(calls) == 1  # koi8-r after the BOM, once
     assert charset_stats(crawler)["charset/conflict"] == 3
