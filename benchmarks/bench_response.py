@@ -118,6 +118,14 @@ def kinds() -> dict[str, tuple[bytes, dict[str, str], type[TextResponse]]]:
             {"Content-Type": "text/html; charset=ISO-8859-1"},
         ),
     }
+    # A small page declaring nothing, all ASCII (an error page, a fragment).
+    pages["small undeclared ASCII"] = (b"<html><body><p>Not found</p></body></html>" * 8, html)
+    # A header charset no browser knows (as charset=utf8mb4 or none in the wild): the page is
+    # read as Chromium shows it (detection).
+    pages["unknown header label"] = (
+        page("fr", SIZE).encode(),
+        {"Content-Type": "text/html; charset=utf8mb4"},
+    )
     # A mislabelled image or PDF: random bytes sent as HTML without a charset (detection).
     noise = random.Random(5).randbytes(SIZE)
     pages["random bytes as HTML"] = (noise, html)
