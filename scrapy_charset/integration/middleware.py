@@ -630,9 +630,9 @@ def _xml_declaration_outcome(body: bytes, content_type: list[bytes]) -> _Outcome
     end = body.find(b">", 5, PRESCAN_LIMIT) + 1
     if end <= 0:
         return None
-    outcome = _XML_OUTCOMES.get(body[:end], _UNPLANNED)
+    declaration = body[:end]
+    outcome = _XML_OUTCOMES.get(declaration, _UNPLANNED)
     if outcome is _UNPLANNED:
-        declaration = body[:end]
         outcome = None
         # (With a "<" inside, w3lib's declaration ends there and its scan goes on.)
         if declaration.find(b"<", 1) < 0:

@@ -162,6 +162,10 @@ def extract_mime_type(values: Iterable[str]) -> MimeType | None:
     Fetch skips every value whose essence is ``*/*``; Chromium skips only the bare ``*/*``
     and counts ``*/*; charset=X`` and ``*/*; q=0.8`` as a type of their own (measured:
     ``header-star-type``, ``header-comma-list-star*``), and so do we.
+
+    The spec's steps as written, with every parameter: :func:`charset_from_content_type` and
+    :func:`is_xml_mime_type` read only the essence and charset
+    (:func:`_extracted_essence_and_charset`), and are tested against this.
     """
     charset: str | None = None
     essence: str | None = None
