@@ -433,6 +433,46 @@ dict_values_clean(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromLong(same_keys(item, nargs == 2 ? args[1] : NULL) ? 2 : 1);
 }
 
+/* unclean_positions(d, keys): the positions of the values of the dict d that text_clean rejects,
+ * in order, when d's keys are the tuple keys, in order, and each value is exactly a str; else
+ * None. For the pipeline's items with damage: one call finds the values its exact checks need,
+ * and the clean ones are not looked at again. */
+static PyObject *
+unclean_positions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() was not called");
+        return NULL;
+    }
+    if (nargs != 2 || !PyDict_Check(args[0]) || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "unclean_positions(item: dict, keys: tuple)");
+        return NULL;
+    }
+    PyObject *item = args[0];
+    if (!same_keys(item, args[1])) {
+        Py_RETURN_NONE;
+    }
+    Py_ssize_t pos = 0, position = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(item, &pos, &key, &value)) { /* every value a str first: no allocation */
+        if (!PyUnicode_CheckExact(value)) {
+            Py_RETURN_NONE;
+        }
+    }
+    PyObject *found = PyList_New(0);
+    for (pos = 0; found != NULL && PyDict_Next(item, &pos, &key, &value); position++) {
+        if (!text_clean(value, 1)) {
+            PyObject *index = PyLong_FromSsize_t(position);
+            if (index == NULL || PyList_Append(found, index) < 0) {
+                Py_CLEAR(found);
+            }
+            Py_XDECREF(index);
+        }
+    }
+    return found;
+}
+
 /* text_clean for a Python caller: the argument checked, the verdict as a bool. */
 static PyObject *
 clean_verdict(PyObject *text, int fffd, const char *usage)
@@ -1204,6 +1244,10 @@ static PyMethodDef methods[] = {
     {"dict_values_clean", (PyCFunction)(void (*)(void))dict_values_clean, METH_FASTCALL,
      "dict_values_clean(item, keys=None): 0 unless every value of the dict is a str with no\n"
      "U+FFFD and no mojibake candidate; then 2 if its keys are the tuple keys, in order, else 1."},
+    {"unclean_positions", (PyCFunction)(void (*)(void))unclean_positions, METH_FASTCALL,
+     "unclean_positions(item, keys): the positions of the values text_clean rejects, in order,\n"
+     "when the dict's keys are the tuple keys, in order, and every value is exactly a str;\n"
+     "else None."},
     {"text_clean", str_clean, METH_O,
      "text_clean(text): True when the str holds no U+FFFD and no mojibake candidate."},
     {"mojibake_clean", str_mojibake_clean, METH_O,

@@ -226,6 +226,15 @@ def _dict_values_clean_python(item: dict[Any, Any], keys: tuple[Any, ...] | None
     return 2 if keys is not None and tuple(item) == keys else 1
 
 
+def _unclean_positions_python(item: dict[Any, Any], keys: tuple[Any, ...]) -> list[int] | None:
+    names = tuple(item)
+    if names != keys or not all(type(name) is str for name in names):
+        return None
+    if not all(type(value) is str for value in item.values()):
+        return None
+    return [i for i, value in enumerate(item.values()) if not _text_clean_python(value)]
+
+
 def _stretch_counts_python(text: str) -> tuple[int, ...]:
     # (counted as they stream by: a list of matches would take memory per damaged character)
     return tuple(sum(1 for _ in m.pattern.finditer(text)) for m in _MISREADINGS)
@@ -274,6 +283,10 @@ _isascii = str.isascii  # unbound: TypeError for anything but text, and no subcl
 # the values need those exact checks (or one is not text). Compiled (_text_speedups.c) when
 # the package was built with a C compiler.
 dict_values_clean: Callable[..., int]
+# unclean_positions(item, keys): where the dict's keys are the tuple ``keys``, in order (exact
+# str), and every value is exactly a str, the positions of the values text_clean rejects, in
+# order; else None.
+unclean_positions: Callable[[dict[Any, Any], tuple[Any, ...]], list[int] | None]
 # text_clean(text): True means the text holds no U+FFFD and count_mojibake finds nothing
 # (False only means the exact checks must look).
 text_clean: Callable[[str], bool]
@@ -292,6 +305,7 @@ try:
     from . import _text_speedups
 except ImportError:  # built without a C compiler
     dict_values_clean = _dict_values_clean_python
+    unclean_positions = _unclean_positions_python
     text_clean = _text_clean_python
     mojibake_clean = _mojibake_clean_python
     stretch_counts = _stretch_counts_python
@@ -300,6 +314,7 @@ except ImportError:  # built without a C compiler
 else:
     _text_speedups.configure(_compiled_configuration())
     dict_values_clean = _text_speedups.dict_values_clean
+    unclean_positions = _text_speedups.unclean_positions
     text_clean = _text_speedups.text_clean
     mojibake_clean = _text_speedups.mojibake_clean
     stretch_counts = _text_speedups.stretch_counts
@@ -574,12 +589,11 @@ def _best_misreading(text: str) -> tuple[_Misreading | None, int]:
     garble). Misreadings are judged in order of their pattern matches, and only while one
     could still beat the best so far (its matches bound what it can count).
     """
-    matches = sorted(
-        zip(stretch_counts(text), range(len(_MISREADINGS)), _MISREADINGS, strict=True),
-        key=lambda t: (-t[0], t[1]),
-    )
+    bounds = stretch_counts(text)
     best, best_count, failures = None, 0, 0
-    for bound, _, misreading in matches:
+    # Most matches first, ties in _MISREADINGS' order (a reversed sort keeps them in order).
+    for index in sorted(range(len(bounds)), key=bounds.__getitem__, reverse=True):
+        bound, misreading = bounds[index], _MISREADINGS[index]
         if bound <= best_count or bound < failures:
             break  # (sorted: no later misreading can do better)
         count, explained, failed = _tally(text, misreading)

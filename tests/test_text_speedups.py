@@ -10,7 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_charset import quality
-from scrapy_charset.quality import _dict_values_clean_python, find_mojibake, may_have_mojibake
+from scrapy_charset.quality import (
+    _dict_values_clean_python,
+    _unclean_positions_python,
+    find_mojibake,
+    may_have_mojibake,
+)
 
 try:
     from scrapy_charset import _text_speedups
@@ -63,6 +68,43 @@ def test_clean_means_the_exact_checks_find_nothing(item: dict[object, object]) -
     # The compiled check looks at each value alone; the Python one at all of them joined, so
     # it may send more items to the exact path, never fewer.
     assert bool(python_verdict) <= bool(verdict)
+
+
+class _Key(str):
+    """A key equal to an exact str, but not one: the pipeline would name its path otherwise."""
+
+
+@pytest.mark.parametrize(
+    ("positions", "clean"),
+    [
+        (quality.unclean_positions, quality.text_clean),
+        (_unclean_positions_python, quality._text_clean_python),
+    ],
+    ids=["default", "python"],
+)
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from("abcdef"), _texts | st.integers(), max_size=6),
+    st.randoms(use_true_random=False),
+)
+def test_unclean_positions_are_where_text_clean_fails(positions, clean, item, rng) -> None:  # type: ignore[no-untyped-def]
+    """Where the keys are the tuple's, in order, and every value is exactly a str: the
+    positions of the values text_clean rejects; else None (the item goes value by value)."""
+    keys = tuple(item)
+    texts = all(type(value) is str for value in item.values())
+    expected = [i for i, v in enumerate(item.values()) if not clean(v)] if texts else None
+    assert positions(item, keys) == expected
+    if len(keys) > 1:  # the same keys in another order
+        shuffled = list(keys)
+        while tuple(shuffled) == keys:
+            rng.shuffle(shuffled)
+        assert positions(item, tuple(shuffled)) is None
+    assert positions(item, (*keys, "z")) is None
+    if texts and keys:  # a str subclass, as a value or as a key
+        name = keys[0]
+        assert positions({**item, name: _Key(item[name])}, keys) is None
+        renamed = {(_Key(k) if k == name else k): v for k, v in item.items()}
+        assert positions(renamed, keys) is None
 
 
 @pytest.mark.parametrize(

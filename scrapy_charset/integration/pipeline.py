@@ -17,7 +17,13 @@ from typing import Any
 from scrapy import Item
 from scrapy.exceptions import DropItem, NotConfigured
 
-from ..quality import count_mojibake, dict_values_clean, mojibake_clean, text_clean
+from ..quality import (
+    count_mojibake,
+    dict_values_clean,
+    mojibake_clean,
+    text_clean,
+    unclean_positions,
+)
 from .itemtypes import adapter, is_item
 from .pipeline_actions import (
     MAX_DEPTH,
@@ -186,7 +192,7 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
 
 
 class _Shape:
-    """The text fields of dict items with one set of keys, for the clean-item fast path.
+    """The text fields of dict items with one set of keys, for the fast paths.
 
     Clean values are only tallied here (``pending``) and handed to the fields in bulk: filling
     windows with clean values in one go gives exactly the windows one at a time would give.
@@ -194,14 +200,24 @@ class _Shape:
     such a window is full (``limit``); windows of clean values alone fill and close in bulk.
     """
 
-    __slots__ = ("keys", "order", "states", "pending", "limit")
+    __slots__ = ("keys", "state_of", "order", "slots", "states", "pending", "limit")
 
-    def __init__(self, keys: frozenset[str], states: list[FieldState]) -> None:
+    def __init__(self, keys: frozenset[str], state_of: dict[str, FieldState | None]) -> None:
         self.keys = keys
+        self.state_of = state_of  # key -> its FieldState, or None when it is not inspected
         self.order: tuple[str, ...] = ()  # the keys in the order of the last such item
-        self.states = states
+        self.slots: tuple[FieldState | None, ...] = ()  # state_of of each key of order
+        self.states: list[FieldState] = []  # the inspected ones, in order
         self.pending = 0
         self.limit = 0
+
+    def arrange(self, order: tuple[str, ...]) -> None:
+        """Take the keys' order of the last such item: its fields are counted in that order
+        (as the value-by-value path counts them, so that spikes are reported in that order)."""
+        if order != self.order:
+            self.order = order
+            self.slots = tuple(self.state_of[key] for key in order)
+            self.states = [state for state in self.slots if state is not None]
 
     def capacity(self, window: int) -> int:
         """Clean values each field can take before a window holding damage is full."""
@@ -316,7 +332,11 @@ class CharsetPipeline:
             self._seen += run
             shape = self._last_shape
             assert shape is not None  # a run is only armed for the last shape
-            self._tally(shape, run)
+            if not shape.pending:  # (_arm_run set its limit, and left no other shape's tally)
+                self._pending.append(shape)
+            shape.pending += run
+            if shape.pending >= shape.limit:  # a window holding damage is full: judge it
+                self._flush_clean()
 
     def _tally(self, shape: _Shape, count: int) -> None:
         """Count ``count`` clean items of ``shape``; judge the windows that are full."""
@@ -341,9 +361,10 @@ class CharsetPipeline:
             return
         if self._pending and self._pending[0] is not shape:
             self._flush_clean()  # a run only tallies the last shape
-        room = shape.limit - shape.pending if shape.pending else shape.capacity(self._window)
+        if not shape.pending:  # the limit of the tally the run starts (see _end_run)
+            shape.limit = shape.capacity(self._window)
         self._run_keys = shape.order
-        self._run_limit = max(1, min(room, self._publish_at - self._seen))
+        self._run_limit = max(1, min(shape.limit - shape.pending, self._publish_at - self._seen))
 
     def _process(self, item: Any, values: dict[Any, Any] | None, verdict: int) -> Any:
         """One item off the run: ``values`` and ``verdict`` as process_item found them (0:
@@ -359,6 +380,8 @@ class CharsetPipeline:
                 if self._normalize is not None:  # the only action a clean item can need
                     normalize_values(item, None, self._context)
                 return item
+        elif values is not None and not self._actions and self._count_known(item, values):
+            return item
         try:
             inspection = self._inspect(item)
         except Exception as exc:  # an odd item goes on untouched, and is counted
@@ -374,6 +397,31 @@ class CharsetPipeline:
             action(item, findings, self._context)
         return item
 
+    def _count_known(self, item: Any, values: dict[Any, Any]) -> bool:
+        """Count an item with the last shape's keys, in order, whose values are all text, some
+        of them not clean (no action needs its findings): only those get the exact checks,
+        and the item is counted as the value-by-value path counts it. False for other items
+        (a dataclass's values may be in another order than ItemAdapter's: not taken)."""
+        shape = self._last_shape
+        if shape is None or not (type(item) is dict or isinstance(item, Item)):
+            return False
+        positions = unclean_positions(values, shape.order)
+        if positions is None:
+            return False
+        damaged = []
+        for position in positions:
+            state = shape.slots[position]
+            if state is not None:
+                key = shape.order[position]
+                check = check_text(key, values[key], state, screened=True)
+                if check is not None:
+                    damaged.append(check)
+        self._flush_clean()  # keep the order of values within each field's windows
+        if damaged:
+            self._count_damage(item, damaged)
+        self._count_values(shape.states)
+        return True
+
     def _shape_of(self, item: dict[Any, Any]) -> _Shape | None:
         """The shape of a clean dict item's keys, which becomes the last shape; None when its
         keys are not all text (the item then goes down the exact path)."""
@@ -382,7 +430,7 @@ class CharsetPipeline:
         if shape is _UNKNOWN:
             shape = self._shape(keys)
         if shape is not None:
-            shape.order = tuple(item)
+            shape.arrange(tuple(item))
             self._last_shape = shape
         return shape
 
@@ -391,8 +439,9 @@ class CharsetPipeline:
             shape = None
         else:
             skip = self.config.findings_field
-            states = [self._resolve(key) for key in sorted(keys) if key != skip]
-            shape = _Shape(keys, [state for state in states if state is not None])
+            shape = _Shape(
+                keys, {key: None if key == skip else self._resolve(key) for key in sorted(keys)}
+            )
         if len(self._shapes) < MAX_SHAPES:
             self._shapes[keys] = shape
         return shape
@@ -461,7 +510,7 @@ class CharsetPipeline:
         state = self.fields[path] = FieldState(path, self.rule.baseline)
         return state
 
-    def _count_values(self, found: list[FieldState | ValueCheck]) -> None:
+    def _count_values(self, found: Iterable[FieldState | ValueCheck]) -> None:
         window = self.rule.window
         for entry in found:
             state = entry if isinstance(entry, FieldState) else entry.state

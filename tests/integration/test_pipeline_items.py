@@ -596,6 +596,106 @@ def test_fast_path_counts_like_the_value_by_value_path_for_any_stream(
     assert charset_stats(data_stats) == charset_stats(slow_stats)
 
 
+def _run_stream(
+    make: Any, config: PipelineConfig, stream: list[dict[str, str]]
+) -> tuple[list[dict[str, Any]], list[str], int]:
+    """Each item of ``stream`` made by ``make`` through a new pipeline: the charset stats after
+    every item and at close, the warnings logged, in order, and how many items were inspected
+    value by value."""
+    stats = MemoryStatsCollector(_SHARED_CRAWLER)
+    pipeline = CharsetPipeline(stats, config)
+    inspected = []
+    inspect = pipeline._inspect
+    pipeline._inspect = lambda item: inspected.append(item) or inspect(item)  # type: ignore
+    logged: list[str] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = lambda record: logged.append(record.getMessage())  # type: ignore[method-assign]
+    logger = logging.getLogger("scrapy_charset.integration.pipeline")
+    logger.addHandler(handler)
+    try:
+        pipeline.open_spider()
+        snapshots = []
+        for fields in stream:
+            pipeline.process_item(make(fields))
+            snapshots.append(charset_stats(stats) | {"items_seen": pipeline.items_seen})
+        pipeline.close_spider()
+        snapshots.append(charset_stats(stats))
+    finally:
+        logger.removeHandler(handler)
+    return snapshots, logged, len(inspected)
+
+
+_DAMAGE_KEYS = ["url", "title", "body", "note"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    window=st.integers(1, 8),
+    threshold=st.sampled_from([None, 0.25, 0.5]),
+    order=st.permutations(_DAMAGE_KEYS),
+    stream=st.lists(
+        st.tuples(
+            st.lists(st.sampled_from(_STREAM_TEXTS), min_size=4, max_size=4),
+            st.sampled_from(["same", "same", "same", "reversed", "fewer"]),
+        ),
+        max_size=80,
+    ),
+)
+def test_damaged_items_of_the_last_shape_count_like_the_value_by_value_path(
+    window: int,
+    threshold: float | None,
+    order: list[str],
+    stream: list[tuple[list[str], str]],
+) -> None:
+    # Items mostly with one set of keys in one order (the last shape: damaged ones get the
+    # exact checks of their unclean values only), some in another order or with fewer keys;
+    # damage (U+FFFD, mojibake, a candidate the exact count rejects) in random fields.
+    config = PipelineConfig(
+        spike_window=window, threshold=threshold, spike_min_jump=0.0, spike_p_value=0.5
+    )
+    items = []
+    for texts, kind in stream:
+        keys = order[::-1] if kind == "reversed" else order[:2] if kind == "fewer" else order
+        items.append(dict(zip(keys, texts, strict=False)))  # (fewer keys: 2 of the 4 texts)
+    slow = _run_stream(SlowDict, config, items)
+    assert slow[2] == len(items)  # (the reference: value by value throughout)
+    for make in (dict, lambda fields: StreamItem(**fields)):
+        snapshots, logged, _ = _run_stream(make, config, items)
+        assert snapshots == slow[0]
+        assert logged == slow[1]
+
+
+def test_damaged_dict_items_skip_the_value_by_value_inspection() -> None:
+    # 1 value in 10 damaged, in any field: once the keys are known, no item is inspected value
+    # by value, and every stat and warning is the same as the value-by-value path's.
+    rng = random.Random(5)
+    items = []
+    for i in range(600):
+        item = {"url": f"https://shop.example/{i}", "title": CLEAN, "body": CLEAN, "note": "n"}
+        if rng.random() < 0.3:
+            item[rng.choice(["title", "body", "note"])] = rng.choice([BROKEN, MOJIBAKE])
+        items.append(item)
+    config = PipelineConfig(spike_window=20)
+    slow = _run_stream(SlowDict, config, items)
+    for make in (dict, lambda fields: StreamItem(**fields)):
+        snapshots, logged, inspected = _run_stream(make, config, items)
+        assert snapshots == slow[0] and logged == slow[1]
+        assert inspected == 0
+    assert slow[0][-1]["charset/item/field/title/damaged"] > 20
+
+
+def test_spikes_filling_on_one_clean_item_are_logged_in_the_item_fields_order() -> None:
+    # Two windows holding damage fill on the same clean item (batched on the fast path):
+    # their spikes are logged in the order of the item's fields, as value by value.
+    items = [{"title": BROKEN, "body": MOJIBAKE}] + [{"title": CLEAN, "body": CLEAN}] * 3
+    config = PipelineConfig(spike_window=4)
+    slow = _run_stream(SlowDict, config, items)
+    snapshots, logged, inspected = _run_stream(dict, config, items)
+    assert [message.split("'")[1] for message in logged] == ["title", "body"]
+    assert logged == slow[1] and snapshots == slow[0]
+    assert inspected == 1  # the first item: no keys known yet
+
+
 @dataclasses.dataclass
 class Shadowed:
     title: str
