@@ -419,7 +419,9 @@ class CharsetPipeline:
         self._flush_clean()  # keep the order of values within each field's windows
         if damaged:
             self._count_damage(item, damaged)
-        self._count_values(shape.states)
+        # Its values, the damage counted, are one more item of the shape's tally: the windows
+        # they fill are judged as the value-by-value path judges them (see _Shape).
+        self._tally(shape, 1)
         return True
 
     def _shape_of(self, item: dict[Any, Any]) -> _Shape | None:
@@ -427,21 +429,25 @@ class CharsetPipeline:
         keys are not all text (the item then goes down the exact path)."""
         keys = frozenset(item)
         shape = self._shapes.get(keys, _UNKNOWN)
+        order = tuple(item)
         if shape is _UNKNOWN:
-            shape = self._shape(keys)
+            shape = self._shape(keys, order)
         if shape is not None:
-            shape.arrange(tuple(item))
+            shape.arrange(order)
             self._last_shape = shape
         return shape
 
-    def _shape(self, keys: frozenset[Any]) -> _Shape | None:
-        if not all(type(key) is str for key in keys):
-            shape = None
-        else:
+    def _shape(self, keys: frozenset[Any], order: tuple[Any, ...]) -> _Shape | None:
+        """A new shape, or None for keys that are not all text or that share a field state
+        (<other>: the tally counts items, and such a field takes more than one value each)."""
+        shape = None
+        if all(type(key) is str for key in keys):
             skip = self.config.findings_field
-            shape = _Shape(
-                keys, {key: None if key == skip else self._resolve(key) for key in sorted(keys)}
-            )
+            # (fields resolved in the item's order, as the value-by-value path meets them)
+            state_of = {key: None if key == skip else self._resolve(key) for key in order}
+            states = [state for state in state_of.values() if state is not None]
+            if len(set(states)) == len(states):
+                shape = _Shape(keys, state_of)
         if len(self._shapes) < MAX_SHAPES:
             self._shapes[keys] = shape
         return shape
@@ -520,16 +526,8 @@ class CharsetPipeline:
                 self._report(state.close_window(self.rule))
 
     def _count_damage(self, item: Any, damaged: list[ValueCheck]) -> None:
-        totals = self.totals
-        replacement = sum(c.replacement_chars for c in damaged)
-        mojibake = sum(c.mojibake_chars for c in damaged)
-        if replacement:
-            totals["with_replacement"] += 1
-            totals["replacement_chars"] += replacement
-        if mojibake:
-            totals["mojibake"] += 1
-            totals["mojibake_chars"] += mojibake
         url = self._url_of(item)
+        replacement = mojibake = 0
         for check in damaged:
             state = check.state or self._state(check.path)
             state.window_damaged += 1
@@ -539,9 +537,18 @@ class CharsetPipeline:
             if check.replacement_chars:
                 state.affected += 1
                 state.replacement_chars += check.replacement_chars
+                replacement += check.replacement_chars
             if check.mojibake_chars:
                 state.mojibake += 1
                 state.mojibake_chars += check.mojibake_chars
+                mojibake += check.mojibake_chars
+        totals = self.totals
+        if replacement:
+            totals["with_replacement"] += 1
+            totals["replacement_chars"] += replacement
+        if mojibake:
+            totals["mojibake"] += 1
+            totals["mojibake_chars"] += mojibake
 
     def _url_of(self, item: Any) -> str | None:
         try:

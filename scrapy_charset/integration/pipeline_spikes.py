@@ -153,8 +153,11 @@ class FieldState:
 def _spike_reason(
     damaged: int, values: int, history: deque[tuple[int, int]], rule: SpikeRule
 ) -> tuple[str | None, float | None]:
-    """Why this window is a spike (or None), and the baseline rate it was judged against."""
+    """Why this window is a spike (or None), and the baseline rate it was judged against (None
+    also where neither reason can apply, whatever the baseline)."""
     rate = damaged / values
+    if rate < rule.min_jump and (rule.threshold is None or rate < rule.threshold):
+        return None, None  # (a jump is at least min_jump above a baseline >= 0: none here)
     base_damaged = sum(d for d, _ in history)
     base_values = sum(n for _, n in history)
     baseline = base_damaged / base_values if base_values else None

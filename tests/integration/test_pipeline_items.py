@@ -632,6 +632,7 @@ _DAMAGE_KEYS = ["url", "title", "body", "note"]
 @given(
     window=st.integers(1, 8),
     threshold=st.sampled_from([None, 0.25, 0.5]),
+    max_fields=st.sampled_from([100, 2]),  # 2: fields beyond the first two share <other>
     order=st.permutations(_DAMAGE_KEYS),
     stream=st.lists(
         st.tuples(
@@ -644,6 +645,7 @@ _DAMAGE_KEYS = ["url", "title", "body", "note"]
 def test_damaged_items_of_the_last_shape_count_like_the_value_by_value_path(
     window: int,
     threshold: float | None,
+    max_fields: int,
     order: list[str],
     stream: list[tuple[list[str], str]],
 ) -> None:
@@ -651,7 +653,11 @@ def test_damaged_items_of_the_last_shape_count_like_the_value_by_value_path(
     # exact checks of their unclean values only), some in another order or with fewer keys;
     # damage (U+FFFD, mojibake, a candidate the exact count rejects) in random fields.
     config = PipelineConfig(
-        spike_window=window, threshold=threshold, spike_min_jump=0.0, spike_p_value=0.5
+        spike_window=window,
+        threshold=threshold,
+        spike_min_jump=0.0,
+        spike_p_value=0.5,
+        max_fields=max_fields,
     )
     items = []
     for texts, kind in stream:
@@ -682,6 +688,20 @@ def test_damaged_dict_items_skip_the_value_by_value_inspection() -> None:
         assert snapshots == slow[0] and logged == slow[1]
         assert inspected == 0
     assert slow[0][-1]["charset/item/field/title/damaged"] > 20
+
+
+def test_fields_sharing_other_are_counted_value_by_value() -> None:
+    # Past CHARSET_ITEM_MAX_FIELDS, body and note share <other>: two values per item. Its
+    # window holding damage fills on the second item, and is flagged on that item (the batched
+    # path counted items, and flagged it one item late).
+    clean = {"url": "u", "title": CLEAN, "body": CLEAN, "note": CLEAN}
+    items = [{**clean, "body": BROKEN}] + [clean] * 5
+    config = PipelineConfig(spike_window=4, max_fields=2)
+    slow = _run_stream(SlowDict, config, items)
+    assert slow[0][1]["charset/item/field/<other>/flagged"] == 1
+    for make in (dict, lambda fields: StreamItem(**fields)):
+        snapshots, logged, _ = _run_stream(make, config, items)
+        assert snapshots == slow[0] and logged == slow[1]
 
 
 def test_spikes_filling_on_one_clean_item_are_logged_in_the_item_fields_order() -> None:

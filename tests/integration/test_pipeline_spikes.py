@@ -177,3 +177,57 @@ def test_clean_values_in_bulk_count_exactly_like_one_at_a_time(
             bulk_spikes += [spike] if spike else []
         assert _snapshot(bulk) == _snapshot(one)
     assert bulk_spikes == one_spikes
+
+
+def _reason_with_the_baseline(
+    damaged: int, values: int, history: Iterable[tuple[int, int]], rule: SpikeRule
+) -> str | None:
+    """Both reasons judged in full, the baseline always computed (the rule as written)."""
+    rate = damaged / values
+    base_damaged = sum(d for d, _ in history)
+    base_values = sum(n for _, n in history)
+    baseline = base_damaged / base_values if base_values else None
+    if damaged and rule.threshold is not None and rate >= rule.threshold:
+        return "threshold"
+    if (
+        damaged
+        and baseline is not None
+        and rate >= baseline * rule.factor
+        and rate - baseline >= rule.min_jump
+        and binomial_tail(damaged, values, baseline_upper_bound(base_damaged, base_values))
+        <= rule.p_value
+    ):
+        return "jump"
+    return None
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    window=st.integers(1, 60),
+    threshold=st.sampled_from([None, 0.0, 0.1, 0.25, 1.0]),
+    factor=st.sampled_from([1.0, 3.0]),
+    min_jump=st.sampled_from([0.0, 0.01, 0.05, 0.5]),
+    p_value=st.sampled_from([1e-4, 0.5, 1.0]),
+    windows=st.lists(st.floats(0.0, 1.0), min_size=1, max_size=30),
+)
+def test_spikes_are_judged_as_the_rule_says_whether_or_not_the_baseline_is_summed(
+    window: int,
+    threshold: float | None,
+    factor: float,
+    min_jump: float,
+    p_value: float,
+    windows: list[float],
+) -> None:
+    # close_window skips the baseline where neither reason can apply (a rate below both
+    # min_jump and the threshold): every verdict is still the full rule's.
+    rule = SpikeRule(window, threshold, factor, min_jump, 3, p_value)
+    state = FieldState("f", rule.baseline)
+    for share in windows:
+        damaged = round(share * window)
+        history = list(state.baseline)
+        expected = _reason_with_the_baseline(damaged, window, history, rule) if damaged else None
+        was_in_spike = state.in_spike
+        state.window_seen, state.window_damaged = window, damaged
+        spike = state.close_window(rule)
+        assert state.in_spike == (expected is not None)
+        assert (spike.reason if spike else None) == (None if was_in_spike else expected)
