@@ -409,6 +409,7 @@ class CharsetPipeline:
         if positions is None:
             return False
         damaged = []
+        room = CLEAN_TALLY_LIMIT  # values the damaged fields' current windows can take
         for position in positions:
             state = shape.slots[position]
             if state is not None:
@@ -416,8 +417,12 @@ class CharsetPipeline:
                 check = check_text(key, values[key], state, screened=True)
                 if check is not None:
                     damaged.append(check)
-        self._flush_clean()  # keep the order of values within each field's windows
+                    room = min(room, self._window - state.window_seen)
         if damaged:
+            if shape.pending < room:  # the tally leaves this damage in the current windows
+                shape.limit = min(shape.limit, room)  # (recomputed where no tally is under way)
+            else:
+                self._flush_clean()  # the tally fills one first: the damage goes in the next
             self._count_damage(item, damaged)
         # Its values, the damage counted, are one more item of the shape's tally: the windows
         # they fill are judged as the value-by-value path judges them (see _Shape).
