@@ -431,7 +431,8 @@ class CharsetPipeline:
 
     def _shape_of(self, item: dict[Any, Any]) -> _Shape | None:
         """The shape of a clean dict item's keys, which becomes the last shape; None when its
-        keys are not all text (the item then goes down the exact path)."""
+        keys are not all text or share a field state (the item then goes down the exact
+        path)."""
         keys = frozenset(item)
         shape = self._shapes.get(keys, _UNKNOWN)
         order = tuple(item)

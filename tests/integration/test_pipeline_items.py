@@ -671,9 +671,18 @@ def test_damaged_items_of_the_last_shape_count_like_the_value_by_value_path(
         assert logged == slow[1]
 
 
-def test_damaged_dict_items_skip_the_value_by_value_inspection() -> None:
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
+def test_damaged_dict_items_skip_the_value_by_value_inspection(
+    compiled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # 1 value in 10 damaged, in any field: once the keys are known, no item is inspected value
-    # by value, and every stat and warning is the same as the value-by-value path's.
+    # by value, and every stat and warning is the same as the value-by-value path's (with the
+    # compiled unclean_positions and with its pure-Python form).
+    if not compiled:
+        from scrapy_charset.integration import pipeline
+        from scrapy_charset.quality import _unclean_positions_python
+
+        monkeypatch.setattr(pipeline, "unclean_positions", _unclean_positions_python)
     rng = random.Random(5)
     items = []
     for i in range(600):
