@@ -460,15 +460,29 @@ unclean_positions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             Py_RETURN_NONE;
         }
     }
-    PyObject *found = PyList_New(0);
-    for (pos = 0; found != NULL && PyDict_Next(item, &pos, &key, &value); position++) {
+    /* The positions are noted before any object is made: making one may run the garbage
+       collector, and with it code that changes the dict. */
+    Py_ssize_t small[64], count = 0, size = PyDict_GET_SIZE(item);
+    Py_ssize_t *unclean = size <= 64 ? small : PyMem_New(Py_ssize_t, size);
+    if (unclean == NULL) {
+        return PyErr_NoMemory();
+    }
+    for (pos = 0; PyDict_Next(item, &pos, &key, &value); position++) {
         if (!text_clean(value, 1)) {
-            PyObject *index = PyLong_FromSsize_t(position);
-            if (index == NULL || PyList_Append(found, index) < 0) {
-                Py_CLEAR(found);
-            }
-            Py_XDECREF(index);
+            unclean[count++] = position;
         }
+    }
+    PyObject *found = PyList_New(count);
+    for (Py_ssize_t k = 0; found != NULL && k < count; k++) {
+        PyObject *index = PyLong_FromSsize_t(unclean[k]);
+        if (index == NULL) {
+            Py_CLEAR(found);
+            break;
+        }
+        PyList_SET_ITEM(found, k, index);
+    }
+    if (unclean != small) {
+        PyMem_Free(unclean);
     }
     return found;
 }

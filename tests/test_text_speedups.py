@@ -107,6 +107,15 @@ def test_unclean_positions_are_where_text_clean_fails(positions, clean, item, rn
         assert positions(renamed, keys) is None
 
 
+@pytest.mark.parametrize("size", [63, 64, 65, 1000])
+def test_unclean_positions_of_a_large_item(size: int) -> None:
+    item = {f"f{i}": "Ã©tÃ©" if i % 7 == 3 else "Crème brûlée" for i in range(size)}
+    item[f"f{size - 1}"] = "\ufffd"
+    expected = [i for i in range(size) if i % 7 == 3 or i == size - 1]
+    assert quality.unclean_positions(item, tuple(item)) == expected
+    assert _unclean_positions_python(item, tuple(item)) == expected
+
+
 @pytest.mark.parametrize(
     "check", [quality.dict_values_clean, _dict_values_clean_python], ids=["default", "python"]
 )
