@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -330,3 +331,13 @@ def test_w3lib_plain_meta() -> None:
         page = before + b'<meta charset="utf-8">'
         assert _w3lib_plain_meta(page, len(before)) is None
     assert _w3lib_plain_meta(b"<meta charset=utf-8>", 0) is None  # unquoted: w3lib decides
+
+
+def test_crawlers_made_for_tests_leave_the_root_logger_alone() -> None:
+    """Scrapy < 2.13 adds a log-counting handler to the root logger for every crawler made,
+    removed only when its engine stops: the property tests make thousands that never crawl
+    (see make_crawler)."""
+    before = list(logging.root.handlers)
+    for _ in range(20):
+        middleware()
+    assert logging.root.handlers == before
