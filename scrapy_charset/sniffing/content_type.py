@@ -69,6 +69,8 @@ def collect_http_quoted_string(text: str, position: int, *, extract_value: bool)
             end += 1  # the closing quote
     if not extract_value:
         return text[position:end], end
+    if "\\\\" not in body:  # each backslash escapes a code point other than a backslash
+        return body.replace("\\", "") + trailing_backslash, end
     # Each escape replaced by the code point it escapes (a split keeps the captured groups:
     # no template is expanded for each of thousands of escapes).
     return "".join(_ESCAPE.split(body)) + trailing_backslash, end
@@ -76,8 +78,8 @@ def collect_http_quoted_string(text: str, position: int, *, extract_value: bool)
 
 def split_header_value(value: str) -> list[str]:
     """Fetch's "get, decode, and split" on an already combined, decoded header value."""
-    if '"' not in value:
-        # Without quotes the algorithm is a plain split (the common case, done in C).
+    if '"' not in value or "," not in value:
+        # Without quotes, or commas, the algorithm is a plain split (done in C).
         return [piece.strip(_HTTP_TAB_OR_SPACE) for piece in value.split(",")]
     values: list[str] = []
     pieces: list[str] = []
@@ -187,8 +189,10 @@ def extract_mime_type(values: Iterable[str]) -> MimeType | None:
 
 # A "charset" parameter's name (ASCII letters of either case, as _ascii_lower compares them),
 # "=" and the value up to the next ";", in a MIME type without quotes (where every ";" ends a
-# parameter): it is one where the HTTP whitespace before it follows a ";".
-_CHARSET_PARAMETER = re.compile(r"(?<=[;\t\n\r ])[Cc][Hh][Aa][Rr][Ss][Ee][Tt]=([^;]*)")
+# parameter): it is one where the HTTP whitespace before it follows a ";". (That is checked
+# after the match: a lookbehind costs a test at every position. A match that is none takes
+# its value, holding no ";", and every candidate in it, none after a ";" either.)
+_CHARSET_PARAMETER = re.compile(r"[Cc][Hh][Aa][Rr][Ss][Ee][Tt]=([^;]*)")
 
 
 def _essence_and_charset(value: str) -> tuple[str, str | None] | None:
@@ -228,7 +232,11 @@ def _extracted_essence_and_charset(values: Iterable[str]) -> tuple[str, str | No
     :func:`_essence_and_charset` of each value; ``None`` for failure."""
     found: tuple[str, str | None] | None = None
     charset: str | None = None
+    previous = None
     for value in values:
+        if value == previous:  # the same value again changes nothing (a server repeats one)
+            continue
+        previous = value
         if value.strip(_HTTP_WHITESPACE) == "*/*":
             continue
         candidate = _essence_and_charset(value) if "/" in value else None

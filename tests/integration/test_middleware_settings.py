@@ -6,7 +6,7 @@ import logging
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scrapy.http import Headers, HtmlResponse
 from w3lib.encoding import html_body_declared_encoding, html_to_unicode, resolve_encoding
@@ -341,3 +341,67 @@ def test_crawlers_made_for_tests_leave_the_root_logger_alone() -> None:
     for _ in range(20):
         middleware()
     assert logging.root.handlers == before
+
+# Pieces of Content-Type values where w3lib's header reading may stop, go on or differ:
+# "charset=" in any case, quotes and escapes, separators, label characters (also latin-1
+# letters, which its \w reads), and runs long enough to pass the 256-character cache.
+_HEADER_PIECES = [
+    "text/html", ";", " ", "\t", ",", "=", "charset=", "CharSet=", " charset=", ";charset=",
+    '"', '\\"', "\\", "utf-8", "koi8-r", "bogus", "x=y", "x", "c", "-", "_", "\xe9", "\xb2",
+    "\xd7", "utf-7", "text/plain", "a" * 300, "; x=y" * 60, '"' + "b" * 280 + '"', "d" * 247,
+]  # fmt: skip
+
+
+# Few pieces, so that quotes around and between several "charset=" come often.
+_QUOTING_PIECES = ['"', ";", " charset=", "koi8-r", "x=", "\\"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(st.sampled_from(_HEADER_PIECES), min_size=1, max_size=14)
+    | st.lists(st.sampled_from(_QUOTING_PIECES), min_size=1, max_size=10)
+)
+@example(['text/html; a="', "; charset=koi8-r;", '"'])  # inside a quoted string
+@example(["text/html; charset=bogus", '; a="x"', "; charset=koi8-r"])  # the second, walked
+def test_stock_header_codec_is_w3libs(pieces: list[str]) -> None:
+    # What stock Scrapy reads from the header (w3lib's own function on the whole value),
+    # read from the part _w3lib_deciding_part keeps, for values of every length.
+    from w3lib.encoding import http_content_type_encoding
+
+    from scrapy_charset.integration.middleware import _stock_header_codec, _w3lib_deciding_part
+
+    value = "".join(pieces).encode("latin-1")
+    expected = http_content_type_encoding(value.decode("latin-1"))
+    part = _w3lib_deciding_part(value)
+    assert (None if part is None else http_content_type_encoding(part.decode("latin-1"))) == (
+        expected
+    )
+    assert _stock_header_codec(value) == expected
+
+
+def test_the_statistic_reads_a_hostile_header_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # charset/changed needs w3lib's header charset: it is asked of the part that decides it
+    # (the whole 4 KB header was read again before), with the same answer.
+    from scrapy_charset.integration import middleware as module
+    from tests.integration.test_middleware_support import response_for
+
+    asked: list[str] = []
+    w3lib_reading = module.http_content_type_encoding
+
+    def recorded(content_type: str) -> str | None:
+        asked.append(content_type)
+        return w3lib_reading(content_type)
+
+    monkeypatch.setattr(module, "http_content_type_encoding", recorded)
+    mw, crawler = middleware()
+    changed = 0
+    for charset in ("koi8-r", "tis-620"):  # stock Scrapy's text the same, then not
+        header = "text/html; " + "x=y; " * 800 + f"charset={charset}; n={len(asked)}"
+        body = b"<p>caf\x80\x9f"
+        request, response = response_for("http://example.com/", body, header)
+        text = mw.process_response(request, response).text
+        assert asked[-1] == f"; charset={charset};"
+        stock = HtmlResponse("http://example.com/", headers={"Content-Type": header}, body=body)
+        changed += text != stock.text
+        assert crawler.stats.get_value("charset/changed", 0) == changed
+    assert changed == 1

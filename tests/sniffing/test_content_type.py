@@ -161,6 +161,21 @@ def test_charset_and_xml_as_the_full_parse(value: str) -> None:
     assert is_xml_mime_type(value) == xml
 
 
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.lists(st.sampled_from(_PIECES), max_size=6).map("".join), st.integers(1, 3)),
+        max_size=6,
+    )
+)
+def test_repeated_values_as_the_full_parse(values: list[tuple[str, int]]) -> None:
+    # A value repeated (as a server sending a header again and again does) is read once:
+    # the same answers as extract_mime_type's full parse of every value.
+    value = ",".join(",".join([piece] * times) for piece, times in values)
+    mime = extract_mime_type(split_header_value(value))
+    assert _charset_from_combined.__wrapped__(value) == legacy_extract_encoding(mime)
+
+
 def test_thousands_of_parameters_and_values() -> None:
     # A hostile header: the charset after 10,000 parameters, in 2,000 values, after 10,000
     # semicolons (linear: the search for "charset=" is never retried at every ";").
@@ -206,3 +221,31 @@ def test_combined_values_of_every_kind() -> None:
     assert combine_header_values([b"text/html", 3, None, b"a/b"]) == "text/html, a/b"
     assert combine_header_values([]) is None
     assert combine_header_values([b"text/html; charset=koi8-r"] * 5000).count(", ") == 4999
+
+
+def test_hostile_headers_are_read_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A quoted string is collected once where no comma can split the value, and a value
+    # repeated 2,000 times is parsed once (each was read again and again before).
+    from scrapy_charset.sniffing import content_type
+
+    calls: list[str] = []
+    collect = content_type.collect_http_quoted_string
+    essence_and_charset = content_type._essence_and_charset
+
+    def counted_collect(text: str, position: int, *, extract_value: bool) -> tuple[str, int]:
+        calls.append("collect")
+        return collect(text, position, extract_value=extract_value)
+
+    def counted_parse(value: str) -> tuple[str, str | None] | None:
+        calls.append("parse")
+        return essence_and_charset(value)
+
+    monkeypatch.setattr(content_type, "collect_http_quoted_string", counted_collect)
+    monkeypatch.setattr(content_type, "_essence_and_charset", counted_parse)
+    escaped = 'text/html; charset="' + '\\"' * 2_000 + "; x=1"
+    assert _charset_from_combined.__wrapped__(escaped) == ('"' * 2_000 + "; x=1", None)
+    assert calls == ["parse", "collect"]
+    calls.clear()
+    repeated = ", ".join(["text/html; charset=koi8-r; x=1"] * 2_000)
+    assert _charset_from_combined.__wrapped__(repeated) == ("koi8-r", lookup("koi8-r"))
+    assert calls == ["parse"]
