@@ -335,14 +335,10 @@ class CharsetMiddleware:
             text = decode_without_bom(body, outcome.decision.encoding)
             document = True
         if kind == "html" and document and not plan.xml and may_declare(body):
-            # A leading <meta>: the one declaration in the document the header may override.
-            over = _over_meta(plan, body, outcome, None if bom is None else stock)
-            if over is not None:
-                return text, over.decision, over
-            decision = certain_decision(body, plan.header, None, True)
-            assert isinstance(decision, Decision)
-            if decision.overridden:
-                return text, decision, None
+            # What the document declares (in its first 1,024 bytes), which the header or BOM
+            # overrides.
+            over = _over_document(plan, body, outcome, None if bom is None else stock)
+            return text, over.decision, over
         return text, outcome.decision, outcome
 
     def _plan(
@@ -373,7 +369,7 @@ class CharsetMiddleware:
         # body's declarations decide for both (in XML, its XML declaration).
         reads_meta = known and (xml or kind == "html") and header is None and stock is None
         plan = self._plans[key] = _Plan(
-            header, header_outcome, {}, reads_meta, stock, {}, [(b"", None)], xml
+            header, header_outcome, {}, reads_meta, stock, {}, [(b"", None)], [], xml
         )
         return plan
 
@@ -542,36 +538,52 @@ class _Plan(NamedTuple):
     # The last outcome a leading <meta> settled, with the body's bytes through that <meta>:
     # the pages of a site share them, and nothing after the <meta> counts (leading_meta).
     last_meta: list[tuple[bytes, _Outcome | None]]  # one item
+    # The last outcome _over_document settled without a leading <meta>, with the body's
+    # first 1,024 bytes: none yet, or one item.
+    last_head: list[tuple[bytes, _Outcome]]
     xml: bool = False  # sniffed as XML (sniff_xml): no <meta>, no prescan of the document
 
 
-def _over_meta(
-    plan: _Plan, body: bytes, outcome: _Outcome, bom_codec: str | None
-) -> _Outcome | None:
+def _over_document(plan: _Plan, body: bytes, outcome: _Outcome, bom_codec: str | None) -> _Outcome:
     """The outcome where the header (``bom_codec`` ``None``: ``plan.header_outcome``) or a
     UTF-8 BOM (stock Scrapy reading it as ``bom_codec``: ``outcome``, of
-    ``plan.bom_outcomes``) decides and the document declares one encoding, with a leading
-    ``<meta>`` (:func:`~scrapy_charset.sniffing.sniff.leading_meta` in its first 1,024
-    bytes, after the BOM's bytes): ``outcome`` where they agree (``_lost`` keeps no
-    declaration of the winning encoding), else that of the general rules' decision on
-    ``body``, the same for every body whose leading ``<meta>`` has this label (cached by
-    the label and the BOM's codec); ``None`` without such a ``<meta>``."""
+    ``plan.bom_outcomes``) decides over what the document declares: ``outcome`` where the
+    general rules' decision overrides nothing (``_lost`` keeps no declaration of the
+    winning encoding), else that of their decision on ``body``.
+
+    With a leading ``<meta>`` (:func:`~scrapy_charset.sniffing.sniff.leading_meta` in the
+    first 1,024 bytes, after the BOM's bytes), the same for every body whose leading
+    ``<meta>`` has its label (cached by the label and the BOM's codec), and remembered with
+    the bytes through it. Without one, remembered with the first 1,024 bytes, all the
+    general rules read (the prescan's; the BOM's among them), which the pages of a site
+    often share: a head of unknown labels or of tag soup is scanned once, not per page."""
     head, remembered = plan.last_meta[0]
     # (A BOM body's head starts with the BOM, another's cannot: one memory serves both.)
     if head and body.startswith(head):
+        assert remembered is not None
         return remembered
-    found = leading_meta(body)
+    first = body[:PRESCAN_LIMIT]
+    last = plan.last_head
+    if last and last[0][0] == first:
+        return last[0][1]
+    stock = plan.stock if bom_codec is None else bom_codec
+    assert stock is not None  # (a header outcome is made only with stock Scrapy's codec)
+    found = leading_meta(first)
     if found is None:
-        return None
+        decision = certain_decision(first, plan.header, None, True)
+        assert isinstance(decision, Decision)
+        if decision.overridden:
+            outcome = _outcome(decision, stock)
+        last[:] = [(first, outcome)]
+        return outcome
     meta, _, end = found
     label = meta.label
-    stock = plan.stock if bom_codec is None else bom_codec
-    assert stock is not None and label is not None
+    assert label is not None
     if meta.encoding is not outcome.decision.encoding:
         key = (bom_codec, label)
         overriding = plan.meta_outcomes.get(key)
         if overriding is None:
-            decision = certain_decision(body, plan.header, None, True)
+            decision = certain_decision(first, plan.header, None, True)
             assert isinstance(decision, Decision)
             overriding = _outcome(decision, stock)
             if len(plan.meta_outcomes) >= _PLANS:  # labels as spelled: servers may vary them

@@ -159,6 +159,69 @@ def test_a_remembered_leading_meta_equals_the_general_path(
             assert fast == general
 
 
+@settings(
+    max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    page=pages(),
+    tail=st.lists(st.sampled_from(_HEADS), max_size=3),
+    noise=st.binary(),
+    cut=st.integers(min_value=0, max_value=1100),
+)
+def test_a_remembered_head_equals_the_general_path(
+    page: tuple[bytes, Any],
+    tail: list[bytes],
+    noise: bytes,
+    cut: int,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Another page with the same first 1,024 bytes as the last page settled without a
+    leading <meta> (the plan remembers them), whatever follows, or with only some of them
+    (``cut``), or the same bytes padded past 1,024: as the general path."""
+    body, header = page
+    caplog.set_level(logging.INFO)
+    fast_mw, fast_crawler = middleware()
+    general_mw, general_crawler = middleware()
+    _general(general_mw)
+    for start in (body, b"<!-- charset=x -->" + body + b"x" * 1100):
+        _outcome(fast_mw, fast_crawler, HtmlResponse, start, header, caplog)
+        _outcome(general_mw, general_crawler, HtmlResponse, start, header, caplog)
+        heads = [p.last_head[0][0] for p in fast_mw._plans.values() if p and p.last_head]
+        for head in heads:
+            for other in (head, head[:cut], head + b"x" * 1100):
+                other += b"".join(tail) + noise
+                fast = _outcome(fast_mw, fast_crawler, HtmlResponse, other, header, caplog)
+                general = _outcome(general_mw, general_crawler, HtmlResponse, other, header, caplog)
+                assert fast == general
+
+
+def test_a_head_without_a_leading_meta_is_read_once_per_site(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Behind a header charset, pages sharing a head that declares nothing the path can read
+    # first (thousands of unknown labels, a <meta> without its ">"): the general rules read
+    # that head once, not once per page; a page with another head is read again.
+    calls: list[bytes] = []
+    certain_decision = middleware_module.certain_decision
+
+    def counted(data: bytes, *args: Any) -> Any:
+        calls.append(data)
+        return certain_decision(data, *args)
+
+    monkeypatch.setattr(middleware_module, "certain_decision", counted)
+    mw, crawler = middleware()
+    heads = [b"<head>" + b"<meta charset=nope>" * 100, b"<meta charset=" * 100]
+    for head in heads:
+        for page in range(3):
+            body = head + f"<p>page {page} Größe".encode()
+            request = Request("http://example.com/")
+            header = "text/html; charset=utf-8"
+            response = HtmlResponse(request.url, headers={"Content-Type": header}, body=body)
+            assert mw.process_response(request, response).text == decode_html(body, header)[0]
+    assert [data for data in calls if data] == [head[:1024] for head in heads]  # (b"": the plan's)
+    assert charset_stats(crawler)["charset/unknown_label"] == 3
+
+
 def test_the_certain_path_is_taken_for_bom_and_header_pages(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

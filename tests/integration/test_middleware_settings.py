@@ -252,7 +252,7 @@ def test_stock_body_codec_is_w3libs(pieces: list[bytes], doctype: bool) -> None:
 
 def _reads_meta_plan() -> _Plan:
     # A fresh plan for HTML without a charset in the header: nothing remembered.
-    return _Plan(None, None, {}, True, None, {}, [(b"", None)])
+    return _Plan(None, None, {}, True, None, {}, [(b"", None)], [])
 
 
 def _meta_outcome(body: bytes) -> _Outcome | None:
