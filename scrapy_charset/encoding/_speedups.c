@@ -1876,10 +1876,17 @@ meta_content_label(const unsigned char *c, Py_ssize_t n, Py_ssize_t *start, Py_s
     return 1;
 }
 
+/* The last label a scan found unknown, lowercased (length -1: none yet): a head of thousands
+ * of <meta>s repeating one unknown label asks the set once, not once per <meta>. */
+typedef struct {
+    unsigned char label[64];
+    Py_ssize_t length;
+} MetaUnknown;
+
 /* Whether the label v[0:n] is one of `labels` (lowercase bytes) once stripped of ASCII
  * whitespace and lowercased, as encoding.lookup reads a label; -1 with an exception set. */
 static int
-meta_known_label(const unsigned char *v, Py_ssize_t n, PyObject *labels)
+meta_known_label(const unsigned char *v, Py_ssize_t n, PyObject *labels, MetaUnknown *unknown)
 {
     while (n > 0 && meta_space(v[0])) {
         v++;
@@ -1895,12 +1902,19 @@ meta_known_label(const unsigned char *v, Py_ssize_t n, PyObject *labels)
     for (Py_ssize_t k = 0; k < n; k++) {
         lowered[k] = v[k] >= 'A' && v[k] <= 'Z' ? v[k] | 0x20 : v[k];
     }
+    if (n == unknown->length && memcmp(lowered, unknown->label, (size_t)n) == 0) {
+        return 0;
+    }
     PyObject *key = PyBytes_FromStringAndSize((const char *)lowered, n);
     if (key == NULL) {
         return -1;
     }
     int known = PySet_Contains(labels, key);
     Py_DECREF(key);
+    if (known == 0) {
+        memcpy(unknown->label, lowered, (size_t)n);
+        unknown->length = n;
+    }
     return known;
 }
 
@@ -1909,6 +1923,10 @@ static PyObject *
 meta_next(const unsigned char *s, Py_ssize_t n, Py_ssize_t position, int in_head,
           Py_ssize_t unconditional, PyObject *labels)
 {
+    MetaUnknown unknown = {{0}, -1};
+    /* The last <meta> passed over (its offset and length; 0: none): one with the same bytes
+     * reads the same (nothing past its ">" is read) and is passed over too, in head still. */
+    Py_ssize_t passed = 0, passed_length = 0;
     while (position < n) {
         if (!in_head && position >= unconditional) {
             break;
@@ -1920,6 +1938,11 @@ meta_next(const unsigned char *s, Py_ssize_t n, Py_ssize_t position, int in_head
         Py_ssize_t lt = found - s;
         if (!in_head && lt >= unconditional) {
             break;
+        }
+        if (passed_length > 0 && passed_length <= n - lt &&
+            memcmp(s + lt, s + passed, (size_t)passed_length) == 0) {
+            position = lt + passed_length;
+            continue;
         }
         int next = lt + 1 < n ? s[lt + 1] : -1;
         if ((next >= 0 && meta_alpha((unsigned char)next)) ||
@@ -1949,7 +1972,8 @@ meta_next(const unsigned char *s, Py_ssize_t n, Py_ssize_t position, int in_head
                     declares = !is_content ||
                                meta_content_label(s + value, value_end - value, &start, &end);
                     if (declares) {
-                        declares = meta_known_label(s + value + start, end - start, labels);
+                        declares = meta_known_label(s + value + start, end - start, labels,
+                                                    &unknown);
                         if (declares < 0) {
                             return NULL;
                         }
@@ -1960,6 +1984,11 @@ meta_next(const unsigned char *s, Py_ssize_t n, Py_ssize_t position, int in_head
                                          is_content ? Py_True : Py_False,
                                          in_head ? Py_True : Py_False);
                 }
+            }
+            if (is_meta) { /* a head tag, neither raw text nor plaintext */
+                passed = lt;
+                passed_length = position - lt;
+                continue;
             }
             if (!meta_is_one_of(s + name, name_length, META_HEAD_TAGS) &&
                 (end_tag || !meta_is_one_of(s + name, name_length, META_HEAD_START_ONLY))) {

@@ -211,6 +211,18 @@ HOSTILE = [
     b"<a b='c' d=\"e\" f=g h " * 5000,
     b"<!x" * 20000,
     b"<meta =a= =b=" * 5000,
+    # One unknown label again and again (as spelled, in another case, spaced, or another
+    # one in between), then known ones: the compiled scan remembers the last unknown label.
+    b"<head>" + b"<meta charset=nope><meta charset=' NOPE '><meta charset=nopf>" * 2000
+    + b"<meta charset=nopE><meta charset='koi8-r'><meta charset=utf-8>",
+    # The same <meta> again and again (the compiled scan passes over one with the bytes of
+    # the last one passed over): then cut inside one, or followed by one that declares, by
+    # the same bytes as a prefix of another tag, or out of <head>.
+    b"<head>" + b"<meta charset=nope>" * 3000 + b"<meta charset=nope",
+    b"<head>" + b"<meta name=a content=b>" * 3000 + b"<meta name=a content=b charset=gbk>",
+    b"<head>" + b"<meta charset=nope>" * 3000 + b"<meta charset=nope>x<meta charset=gbk>",
+    b"<head>" + b"<meta http-equiv=content-type content=x>" * 3000 + b"<body>" + b" " * 2000
+    + b"<meta http-equiv=content-type content=x><meta charset=gbk>",
 ]
 
 
@@ -259,3 +271,36 @@ def test_the_scan_uses_the_compiled_scanner(monkeypatch: pytest.MonkeyPatch) -> 
     ours = [scan_meta_like_chromium(body) for body in bodies]
     monkeypatch.setattr(late_meta, "next_meta", _next_meta)
     assert [scan_meta_like_chromium(body) for body in bodies] == ours
+
+
+class _Probe:
+    """A set member hashed as ``label`` and equal to nothing, counting the comparisons a set
+    lookup of ``label`` makes with it: one per lookup."""
+
+    def __init__(self, label: bytes) -> None:
+        self.label, self.compared = label, 0
+
+    def __hash__(self) -> int:
+        return hash(self.label)
+
+    def __eq__(self, other: object) -> bool:
+        self.compared += 1
+        return False
+
+
+def test_one_unknown_label_is_looked_up_once() -> None:
+    # A head of thousands of <meta>s repeating one unknown label (in any case and spacing, or
+    # the same <meta> again): the compiled scan asks the set of labels once, not once per
+    # <meta>, and still stops at the first known one.
+    assert compiled is not None
+    probe = _Probe(b"nope")
+    labels = frozenset((*LABELS, probe))
+    body = b"<head>" + b"<meta charset=nope><meta charset=' NoPe '>" * 1000
+    found = compiled.next_meta(body + b"<meta charset=koi8-r>", 0, True, PRESCAN_LIMIT, labels)
+    assert found is not None and found[2] == b"koi8-r" and found[0] == len(body)
+    assert probe.compared == 1
+    probe.compared = 0
+    same = b"<head>" + b"<meta charset=nope>" * 1000
+    found = compiled.next_meta(same + b"<meta charset=koi8-r>", 0, True, PRESCAN_LIMIT, labels)
+    assert found is not None and found[0] == len(same)
+    assert probe.compared == 1
