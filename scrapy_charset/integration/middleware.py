@@ -45,7 +45,13 @@ from ..encoding import (
     get_encoding,
     lookup,
 )
-from ..encoding.fast import charmap_table, decode_without_bom, holds_any, holds_word
+from ..encoding.fast import (
+    charmap_table,
+    decode_without_bom,
+    holds_any,
+    holds_word,
+    is_ascii,
+)
 from ..encoding.tables.fast_cjk_data import FAST_CJK
 from ..sniffing import Decision, Source, is_xml_mime_type
 from ..sniffing.content_type import LONG_CACHED_LENGTH, charset_from_content_type
@@ -669,7 +675,7 @@ def _plain_ascii_outcome(body: bytes) -> _Outcome | None:
     otherwise: a byte above 0x7F, an ESC (ISO-2022-JP), a NUL (UTF-16), ``charset`` or
     ``encoding`` where Chromium's scan or w3lib reads, an XML declaration (``<?``, or ``<<``,
     a UTF-16 one's ASCII bytes)."""
-    if not body.isascii() or body.find(b"\x1b") >= 0 or body.find(b"\x00") >= 0:
+    if not is_ascii(body) or body.find(b"\x1b") >= 0 or body.find(b"\x00") >= 0:
         return None
     if body[1:2] in _DECLARATION_STARTS or holds_word(body, b"charset", LATE_META_LIMIT):
         return None
@@ -817,7 +823,7 @@ def stock_scrapy_codec(
         or _stock_body_codec(body)
     )
     if codec is None:
-        if body.isascii():
+        if is_ascii(body):
             codec = _stock_ascii_codec()
         elif valid_utf8:
             codec = "utf-8"
@@ -996,7 +1002,7 @@ def _differs(comparison: tuple[str, Any], body: bytes, text: str) -> bool | None
         return test is _DIFFERENT
     if test is _BYTES:  # two single-byte tables: exactly when the body holds a byte they differ on
         return _holds_any(body, wanted)
-    if test is _ASCII_SAME and body.isascii():
+    if test is _ASCII_SAME and is_ascii(body):
         return False
     if "\ufffd" in text:
         return None  # malformed input: the error recovery may or may not differ

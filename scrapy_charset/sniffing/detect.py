@@ -20,7 +20,7 @@ from typing import Protocol, runtime_checkable
 from .._regex import lazy_compile
 from ..encoding import UTF_8, Encoding, get_encoding, lookup
 from ..encoding.cjk import compiled
-from ..encoding.fast import charmap_table, first_high_byte
+from ..encoding.fast import charmap_table, first_high_byte, is_ascii
 from .letters import (
     C1_BYTES,
     CANDIDATES,
@@ -193,7 +193,7 @@ def fast_path(data: bytes) -> tuple[bool, Encoding | None]:
         utf16 = utf16_without_bom(data)
         if utf16 is not None:
             return True, utf16
-    if data.isascii():
+    if is_ascii(data):
         if b"\x1b" in data and _ISO_2022_JP_ESCAPE.search(data):
             return True, get_encoding("ISO-2022-JP")
         return True, None

@@ -28,7 +28,7 @@ from ..encoding import (
     lookup,
 )
 from ..encoding.decoders import decode_sniffing_bom
-from ..encoding.fast import holds_word
+from ..encoding.fast import holds_word, is_ascii
 from .content_type import charset_from_content_type
 from .decision import Decision, Declaration, Source
 from .detect import (
@@ -294,7 +294,7 @@ def _sniff(
 
 def utf8_text(data: bytes) -> str | None:
     """The text of ``data`` if it is valid UTF-8 and not pure ASCII, else ``None``."""
-    if data.isascii():
+    if is_ascii(data):
         return None
     try:
         return data.decode("utf-8")

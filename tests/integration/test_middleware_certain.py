@@ -552,3 +552,31 @@ def test_a_bom_over_a_leading_meta_needs_no_scan_of_the_document(
         assert (result.text, result.charset_decision) == decode_html(body, header)
     assert len(calls) == 1  # koi8-r after the BOM, once
     assert charset_stats(crawler)["charset/conflict"] == 3
+
+
+def test_a_body_is_checked_for_ascii_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Undeclared ISO-2022-JP (ASCII bytes): the middleware's plain-ASCII test, the UTF-8
+    # check, detection's fast path and stock Scrapy's codec for the statistic ask whether
+    # the body is ASCII; bytes.isascii runs once per body (four times before), answering
+    # each as it does, also for bytes not remembered (short, or a bytearray).
+    from scrapy_charset.encoding import fast
+
+    checked: list[int] = []
+
+    def counted(data: bytes) -> bool:
+        checked.append(len(data))
+        return data.isascii()
+
+    monkeypatch.setattr(fast, "_isascii", counted)
+    mw, crawler = middleware()
+    body = ("<p>" + "日本語のテキスト。" * 500).encode("iso-2022-jp")
+    for page in (body, body[:-1] + b"."):  # another body: checked again
+        request = Request("http://example.com/")
+        response = HtmlResponse(request.url, headers={"Content-Type": "text/html"}, body=page)
+        result = mw.process_response(request, response)
+        assert result.text == decode_html(page, "text/html")[0]
+        assert request.meta["charset_decision"]["encoding"] == "ISO-2022-JP"
+    assert checked == [len(body), len(body)]
+    for data in (b"abc", b"\xe9", bytearray(b"x" * 5000), b"x" * 5000 + b"\x80", b"x" * 5000):
+        for _ in range(2):
+            assert fast.is_ascii(data) is data.isascii()
