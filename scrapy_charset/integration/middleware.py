@@ -1001,6 +1001,10 @@ def _differs(comparison: tuple[str, Any], body: bytes, text: str) -> bool | None
     if test is _SAME or test is _DIFFERENT:
         return test is _DIFFERENT
     if test is _BYTES:  # two single-byte tables: exactly when the body holds a byte they differ on
+        # (Sorted: where the first is above ASCII, all are, and an ASCII body holds none;
+        # whether it is ASCII is mostly known already, where a search costs a pass.)
+        if not wanted or (wanted[0][0] >= 0x80 and is_ascii(body)):
+            return False
         return _holds_any(body, wanted)
     if test is _ASCII_SAME and is_ascii(body):
         return False

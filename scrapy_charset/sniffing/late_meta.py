@@ -12,9 +12,9 @@ byte, so the scan is linear.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
-from ..encoding import ALL_ENCODINGS, lookup
+from ..encoding import ALL_ENCODINGS, Encoding, lookup
 from ..encoding.cjk import compiled
 from .prescan import PRESCAN_LIMIT, MetaDeclaration, _prescan_substitute, extract_encoding_from_meta
 
@@ -182,14 +182,24 @@ next_meta = _next_meta if compiled is None else compiled.next_meta
 def _meta_charset(value: bytes, is_content: bool, start: int, end: int) -> MetaDeclaration | None:
     """The declaration a ``<meta>`` makes: a ``charset`` even with an unknown label; a
     ``content`` only if it holds a charset parameter."""
+    # (Read once per value: a head repeats one, known or not, in <meta> after <meta>.)
+    read = (_cached_label if len(value) <= 256 else _label)(value, is_content)
+    return None if read is None else MetaDeclaration(read[0], read[1], end, start)
+
+
+def _label(value: bytes, is_content: bool) -> tuple[str, Encoding | None] | None:
+    """The label and encoding a ``<meta>``'s ``charset`` (or ``content``: ``is_content``)
+    declares, as :func:`_meta_charset` reads them."""
     if not is_content:
         label = value.decode("latin-1")
-        return MetaDeclaration(label, _prescan_substitute(lookup(label)), end, start)
+        return label, _prescan_substitute(lookup(label))
     extracted = extract_encoding_from_meta(value)
     if extracted is None:
         return None
-    label, encoding = extracted
-    return MetaDeclaration(label, _prescan_substitute(encoding), end, start)
+    return extracted[0], _prescan_substitute(extracted[1])
+
+
+_cached_label = lru_cache(maxsize=256)(_label)
 
 
 # The declarations with unknown labels a scan reports at most: past them, the scan passes

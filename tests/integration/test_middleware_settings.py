@@ -405,3 +405,30 @@ def test_the_statistic_reads_a_hostile_header_once(monkeypatch: pytest.MonkeyPat
         changed += text != stock.text
         assert crawler.stats.get_value("charset/changed", 0) == changed
     assert changed == 1
+
+
+def test_single_byte_tables_differ_only_where_the_body_holds_their_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # charset/changed between two single-byte tables: exactly where the body holds a byte
+    # they map differently (ASCII ones too, as EBCDIC's cp037 against windows-1252); an
+    # ASCII body is settled without searching it where they differ only above ASCII.
+    import random
+
+    from scrapy_charset.integration import middleware as module
+
+    rng = random.Random(15)
+    bodies = [b"", b"plain", b"x" * 5000, b"x" * 5000 + b"\x81", bytes(range(256))]
+    bodies += [bytes(rng.choice(b"ab\x80\x81\x8d\x9d\xe9<") for _ in range(50)) for _ in range(50)]
+    for ours, stock in [("windows-1252", "cp1252"), ("windows-1252", "cp037"),
+                        ("koi8-r", "koi8_r"), ("windows-1251", "latin-1"), ("IBM866", "cp866")]:
+        comparison = module._comparison(lookup(ours), stock)
+        assert comparison[0] == module._BYTES
+        for body in bodies:
+            expected = any(byte in body for byte in comparison[1])
+            assert _differs(comparison, body, "text") is expected, (ours, stock, body[:20])
+    searched: list[bytes] = []
+    monkeypatch.setattr(module, "holds_any", lambda body, wanted: searched.append(body))
+    comparison = module._comparison(lookup("windows-1252"), "cp1252")
+    assert _differs(comparison, b"<p>ascii</p>" * 1000, "text") is False
+    assert searched == []

@@ -304,3 +304,17 @@ def test_one_unknown_label_is_looked_up_once() -> None:
     found = compiled.next_meta(same + b"<meta charset=koi8-r>", 0, True, PRESCAN_LIMIT, labels)
     assert found is not None and found[0] == len(same)
     assert probe.compared == 1
+
+
+def test_a_repeated_value_is_read_once() -> None:
+    # The first MAX_IGNORED unknown labels come back to Python: one value repeated is read
+    # (looked up) once, with the same declarations, offsets and all, as read one by one.
+    late_meta._cached_label.cache_clear()
+    body = b"<head>" + b"<meta charset=nope>" * 20 + b"<meta charset=KOI8-R>"
+    found, ignored = scan_meta_like_chromium(body)
+    assert late_meta._cached_label.cache_info().misses == 2
+    assert found is not None and found.label == "KOI8-R" and len(ignored) == MAX_IGNORED
+    assert ignored == [
+        late_meta.MetaDeclaration("nope", None, 6 + 19 * (i + 1), 6 + 19 * i)
+        for i in range(MAX_IGNORED)
+    ]
