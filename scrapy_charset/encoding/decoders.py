@@ -74,14 +74,11 @@ def decode_sniffing_bom(data: bytes, encoding: Encoding) -> str:
 
 def decode_after_bom(data: bytes, bom: Encoding) -> str:
     """The text after the BOM ``data`` starts with (``bom``, what :func:`bom_sniff` found):
-    Python's UTF-8 or UTF-16 codec, as ``decode_without_bom`` uses, reading past the BOM in
-    place (a view, not a copy of the body)."""
-    length, codec = _AFTER_BOM[bom.name]
-    return str(memoryview(data)[length:], codec, "replace")
-
-
-# The BOM's length and the codec that decodes what follows it.
-_AFTER_BOM = {"UTF-8": (3, "utf-8"), "UTF-16BE": (2, "utf-16-be"), "UTF-16LE": (2, "utf-16-le")}
+    the decoders ``decode_without_bom`` uses, reading past the BOM in place (a view, not a
+    copy of the body)."""
+    if bom.name == "UTF-8":
+        return str(memoryview(data)[3:], "utf-8", "replace")
+    return fast.decode_utf16(memoryview(data)[2:], bom.name == "UTF-16BE")
 
 
 def decode(
@@ -147,7 +144,7 @@ class IncrementalDecoder:
             if bom_encoding is not None:
                 self._encoding = bom_encoding
                 self._stream = fast.stream_decoder(bom_encoding)
-                data = data[_AFTER_BOM[bom_encoding.name][0] :]
+                data = data[3 if bom_encoding.name == "UTF-8" else 2 :]
         text = self._stream.decode(data, final)
         if self._bom == "strip" and not self._bom_seen and text:
             self._bom_seen = True

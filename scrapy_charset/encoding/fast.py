@@ -109,15 +109,24 @@ first_high_byte: Callable[[bytes, int], int] = (
 )
 
 
+def decode_utf16(data: bytes | memoryview, big_endian: bool) -> str:
+    """The spec's UTF-16BE (``big_endian``) or UTF-16LE decoder: compiled (a copy of the units
+    where none is a surrogate), else Python's codec, which reads pairs and errors as the spec
+    does."""
+    if compiled is not None:
+        return compiled.utf16_decode(data, big_endian)
+    return str(data, "utf-16-be" if big_endian else "utf-16-le", "replace")
+
+
 def decode_without_bom(data: bytes, encoding: Encoding) -> str:
     """The spec's *decode without BOM* (error mode replacement), fast."""
     name = encoding.name
     if name == "UTF-8":
         return data.decode("utf-8", "replace")
     if name == "UTF-16LE":
-        return data.decode("utf-16-le", "replace")
+        return decode_utf16(data, False)
     if name == "UTF-16BE":
-        return data.decode("utf-16-be", "replace")
+        return decode_utf16(data, True)
     if name == "replacement":
         return "\ufffd" if data else ""
     if name in SINGLE_BYTE or name == "x-user-defined":

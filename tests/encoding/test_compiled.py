@@ -325,3 +325,95 @@ def test_holds_word_finds_words_after_every_shift() -> None:
             end = rng.randrange(0, len(data) + 3)
             assert compiled.holds_word(data, word, end) == (word in data[:end].lower())
             assert compiled.holds_word(memoryview(data), word, end) == (word in data[:end].lower())
+
+
+# -- UTF-16 (utf16_decode: a copy of the units where none is a surrogate, else the steps) ----
+
+UTF16 = [("UTF-16LE", "utf-16-le", False), ("UTF-16BE", "utf-16-be", True)]
+
+
+def _utf16_equal(data: bytes, codec: str, big_endian: bool) -> None:
+    assert cjk.compiled is not None
+    text = cjk.compiled.utf16_decode(data, big_endian)
+    expected = data.decode(codec, "replace")  # exact for UTF-16 (test_python_codec_exact)
+    # Equal strings of CPython have the same kind: the narrowest holding their characters.
+    assert text == expected, data.hex()
+    assert sys.getsizeof(text) == sys.getsizeof(expected)
+
+
+@needs_compiled
+@pytest.mark.parametrize(("name", "codec", "big_endian"), UTF16)
+def test_utf16_every_unit_alone_and_after_a_leading_surrogate(
+    name: str, codec: str, big_endian: bool
+) -> None:
+    order = "big" if big_endian else "little"
+    for unit in range(0x10000):
+        pair = unit.to_bytes(2, order)
+        _utf16_equal(pair, codec, big_endian)
+        _utf16_equal(pair + b"A", codec, big_endian)  # an odd last byte
+        _utf16_equal((0xD83D).to_bytes(2, order) + pair, codec, big_endian)
+        _utf16_equal(b"\x41\x00" * 20 + pair + b"\x42\x00" * 20, codec, big_endian)
+    for unit in (0x41, 0xE9, 0x4E2D, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xFFFD, 0xFFFF):
+        data = unit.to_bytes(2, order) * 5 + b"\x00"
+        assert cjk.compiled is not None
+        assert cjk.compiled.utf16_decode(data, big_endian) == reference.decode_without_bom(
+            data, BY_NAME[name]
+        )
+
+
+@needs_compiled
+@pytest.mark.parametrize(("name", "codec", "big_endian"), UTF16)
+def test_utf16_a_wider_character_surrogate_or_odd_byte_at_every_place(
+    name: str, codec: str, big_endian: bool
+) -> None:
+    # The compiled pass reads 16 or 32 bytes at a time: what changes the outcome (a character
+    # needing a wider str, a surrogate, a pair, an odd last byte) is put in every lane of
+    # every block and in the tail, in texts of every width.
+    for base in ("a" * 70, "é" * 70, "中" * 70):
+        for length in (0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 70):
+            text = base[:length]
+            for odd in (b"", b"\x00"):
+                _utf16_equal(text.encode(codec) + odd, codec, big_endian)
+            for at in range(length + 1):
+                for inserted in ("é", "Ā", "中", "😀"):
+                    wider = text[:at] + inserted + text[at:]
+                    _utf16_equal(wider.encode(codec), codec, big_endian)
+                for unit in (0xD800, 0xDBFF, 0xDC00, 0xDFFF):
+                    raw = text.encode(codec)
+                    lone = unit.to_bytes(2, "big" if big_endian else "little")
+                    _utf16_equal(raw[: 2 * at] + lone + raw[2 * at :], codec, big_endian)
+
+
+@needs_compiled
+@pytest.mark.parametrize(("name", "codec", "big_endian"), UTF16)
+def test_utf16_random_bytes_and_texts(name: str, codec: str, big_endian: bool) -> None:
+    rng = random.Random(name)
+    _utf16_equal(_noise(name, 200_001, b"\x00\xd8\xdc\xff"), codec, big_endian)
+    for _ in range(2_000):
+        text = "".join(
+            chr(rng.choice([rng.randrange(0x80), rng.randrange(0x800), rng.randrange(0x110000)]))
+            for _ in range(rng.randrange(40))
+        )
+        raw = text.encode(codec, "surrogatepass")  # lone surrogates too
+        _utf16_equal(raw[: rng.randrange(len(raw) + 1)], codec, big_endian)
+    assert cjk.compiled is not None
+    data = "Grüße, 世界".encode(codec)
+    for buffer in (bytearray(data), memoryview(data)):
+        assert cjk.compiled.utf16_decode(buffer, big_endian) == "Grüße, 世界"
+    with pytest.raises(TypeError):
+        cjk.compiled.utf16_decode(data)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(("name", "codec", "big_endian"), UTF16)
+def test_utf16_without_the_compiled_module(
+    name: str, codec: str, big_endian: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scrapy_charset.encoding import decode, fast
+
+    data = "Grüße \ud83d\ude00 世界".encode(codec, "surrogatepass") + b"\x00\xd8\x41"
+    expected = decode(data, name, bom="keep")
+    monkeypatch.setattr(fast, "compiled", None)
+    for buffer in (data, memoryview(data)):
+        assert fast.decode_utf16(buffer, big_endian) == expected == data.decode(codec, "replace")
+    bom = b"\xfe\xff" if big_endian else b"\xff\xfe"
+    assert decode(bom + data, "windows-1252") == expected
