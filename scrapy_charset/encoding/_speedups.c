@@ -1547,6 +1547,105 @@ speedups_first_high_byte(PyObject *module, PyObject *const *args, Py_ssize_t nar
     return PyLong_FromSsize_t(found);
 }
 
+/* Copies s[i:] to out[j:] while it is ASCII, sixteen bytes at a time where SSE2 is there (a
+ * block is stored whole: its bytes after the first non-ASCII one are written over later, and
+ * j + 16 <= i + 16 <= n keeps the store inside an output of n characters), then one by one;
+ * returns where it stopped in s (n, or a byte 0x80-0xFF), having moved j as far. */
+static ALWAYS_INLINE Py_ssize_t
+copy_ascii(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_UCS1 *out, Py_ssize_t *j)
+{
+    Py_ssize_t k = *j;
+#if defined(__SSE2__)
+    while (i + 16 <= n) {
+        const __m128i block = _mm_loadu_si128((const __m128i *)(s + i));
+        unsigned mask = (unsigned)_mm_movemask_epi8(block);
+        _mm_storeu_si128((__m128i *)(out + k), block);
+        if (mask != 0) {
+            unsigned ascii = (unsigned)__builtin_ctz(mask);
+            *j = k + ascii;
+            return i + ascii;
+        }
+        i += 16;
+        k += 16;
+    }
+#endif
+    for (; i < n && s[i] < 0x80; i++, k++) {
+        out[k] = s[i];
+    }
+    *j = k;
+    return i;
+}
+
+/* Whether s[i:] starts with the two bytes of a character U+0080-U+00FF (C2 or C3, then
+ * 80-BF), which every conforming decoder reads the same. */
+#define LATIN_PAIR(s, n, i) \
+    (((s)[i] == 0xC2 || (s)[i] == 0xC3) && (i) + 1 < (n) && ((s)[(i) + 1] & 0xC0) == 0x80)
+
+/* decode_utf8_from(data, start): data[start:] decoded as UTF-8 (errors="replace"), without
+ * copying it first: the text after a UTF-8 BOM. CPython's decoder reads ASCII a word at a
+ * time only from an 8-byte aligned address (from another, as three bytes into a body, it
+ * checks the run and copies it after), then goes byte by byte through a text with accented
+ * letters. Here ASCII is checked and copied in one pass (copy_ascii), and each LATIN_PAIR
+ * is written as its Latin-1 character. At any other byte 0x80-0xFF (a character above
+ * U+00FF, or an error: where a character ends, so that decoding on from there reads as the
+ * whole would), CPython's decoder takes over: before the middle, for the whole remainder
+ * again; past it, for the rest, joined to the text so far (the cheaper of the two copies). */
+static PyObject *
+speedups_decode_utf8_from(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "decode_utf8_from takes data and start");
+        return NULL;
+    }
+    Py_ssize_t start = PyLong_AsSsize_t(args[1]);
+    if (start == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0) {
+        return NULL;
+    }
+    start = start < 0 ? 0 : start > view.len ? view.len : start;
+    const unsigned char *s = (const unsigned char *)view.buf + start;
+    Py_ssize_t n = view.len - start, i, j = 0;
+    PyObject *text = PyUnicode_New(n, 127); /* while all ASCII, then the Latin-1 one */
+    if (text == NULL) {
+        goto done;
+    }
+    i = copy_ascii(s, n, 0, PyUnicode_1BYTE_DATA(text), &j);
+    if (i < n && LATIN_PAIR(s, n, i)) {
+        PyObject *latin = PyUnicode_New(n, 255);
+        if (latin == NULL) {
+            Py_CLEAR(text);
+            goto done;
+        }
+        Py_UCS1 *out = PyUnicode_1BYTE_DATA(latin);
+        memcpy(out, PyUnicode_1BYTE_DATA(text), (size_t)j);
+        Py_SETREF(text, latin);
+        do {
+            out[j++] = (Py_UCS1)(((s[i] & 0x1F) << 6) | (s[i + 1] & 0x3F));
+            i = copy_ascii(s, n, i + 2, out, &j);
+        } while (i < n && LATIN_PAIR(s, n, i));
+    }
+    if (i < n && i < n - i) {
+        Py_SETREF(text, PyUnicode_DecodeUTF8((const char *)s, n, "replace"));
+        goto done;
+    }
+    if (j < n && PyUnicode_Resize(&text, j) < 0) {
+        Py_CLEAR(text);
+        goto done;
+    }
+    if (i < n) {
+        PyObject *rest = PyUnicode_DecodeUTF8((const char *)s + i, n - i, "replace");
+        PyObject *whole = rest == NULL ? NULL : PyUnicode_Concat(text, rest);
+        Py_XDECREF(rest);
+        Py_SETREF(text, whole);
+    }
+done:
+    PyBuffer_Release(&view);
+    return text;
+}
+
 /* text_nodes(data, limit): detect.text_sample's text nodes, until they reach limit bytes.
  * From one non-ASCII byte to the next: the last "<" or ">" before it (after the last node
  * or tag) says whether it is in a text node (">") or a tag; a node's bytes, from up to 128
@@ -1618,6 +1717,10 @@ PyDoc_STRVAR(text_nodes_doc,
 PyDoc_STRVAR(first_high_byte_doc,
              "first_high_byte(data, start) -> int\n\n"
              "The offset of the first byte 0x80-0xFF of data at or after start, or -1.");
+
+PyDoc_STRVAR(decode_utf8_from_doc,
+             "decode_utf8_from(data, start) -> str\n\n"
+             "data[start:] decoded as UTF-8 with errors=\"replace\", without a copy of it.");
 
 PyDoc_STRVAR(high_byte_counts_doc,
              "high_byte_counts(data) -> (keys, counts)\n\n"
@@ -2241,6 +2344,8 @@ static PyMethodDef speedups_methods[] = {
     {"high_byte_counts", speedups_high_byte_counts, METH_O, high_byte_counts_doc},
     {"first_high_byte", (PyCFunction)(void (*)(void))speedups_first_high_byte, METH_FASTCALL,
      first_high_byte_doc},
+    {"decode_utf8_from", (PyCFunction)(void (*)(void))speedups_decode_utf8_from, METH_FASTCALL,
+     decode_utf8_from_doc},
     {"text_nodes", (PyCFunction)(void (*)(void))speedups_text_nodes, METH_FASTCALL,
      text_nodes_doc},
     {"next_meta", speedups_next_meta, METH_VARARGS, next_meta_doc},

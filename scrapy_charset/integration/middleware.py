@@ -47,6 +47,7 @@ from ..encoding import (
 )
 from ..encoding.fast import (
     charmap_table,
+    decode_utf8_from,
     decode_without_bom,
     holds_any,
     holds_word,
@@ -310,20 +311,20 @@ class CharsetMiddleware:
         if plan is None:
             return None
         # bom_sniff() and decode_after_bom() without their calls (once per response).
-        bom = _BOMS.get(body[:3]) or _BOMS.get(body[:2]) if body[:1] in _BOM_STARTS else None
-        if bom is not None:
+        bom = _BOMS.get(body[:1])
+        if bom is not None and body.startswith(bom[0]):
+            mark, encoding, codec = bom
             # The codec stock Scrapy (w3lib) reads from the BOM: FF FE 00 00 is UTF-32LE's.
-            stock = _BOM_CODECS[bom.name]
-            if bom is UTF_16LE and body[2:4] == b"\x00\x00":
-                stock = "utf-32-le"
+            stock = "utf-32-le" if encoding is UTF_16LE and body[2:4] == b"\x00\x00" else codec
             outcome = plan.bom_outcomes.get(stock)
             if outcome is None:
-                outcome = _outcome(_certain_of(_BOM_BYTES[bom.name], plan.header), stock)
+                outcome = _outcome(_certain_of(mark, plan.header), stock)
                 plan.bom_outcomes[stock] = outcome
-            name = bom.name
-            text = str(memoryview(body)[len(_BOM_BYTES[name]) :], _BOM_CODECS[name], "replace")
-            document = bom is UTF_8  # after a UTF-16 BOM the prescan is moot
+            if encoding is not UTF_8:  # after a UTF-16 BOM the prescan is moot
+                return str(memoryview(body)[2:], codec, "replace"), outcome.decision, outcome
+            text = decode_utf8_from(body, 3)
         else:
+            stock = None  # the header's (the plan's)
             if body[:4] == _UTF_32BE_BOM:  # stock Scrapy's codec is this BOM's
                 return None
             outcome = plan.header_outcome
@@ -339,11 +340,10 @@ class CharsetMiddleware:
                 text = decode_without_bom(body, outcome.decision.encoding)
                 return text, outcome.decision, outcome
             text = decode_without_bom(body, outcome.decision.encoding)
-            document = True
-        if kind == "html" and document and not plan.xml and may_declare(body):
+        if kind == "html" and not plan.xml and may_declare(body):
             # What the document declares (in its first 1,024 bytes), which the header or BOM
             # overrides.
-            over = _over_document(plan, body, outcome, None if bom is None else stock)
+            over = _over_document(plan, body, outcome, stock)
             return text, over.decision, over
         return text, outcome.decision, outcome
 
@@ -694,10 +694,13 @@ _DECLARATION_STARTS = frozenset((b"?", b"<"))
 _W3LIB_LIMIT = 4096  # w3lib reads a declaration in the body's first 4,096 bytes
 
 
-# The standard's BOMs, and the codecs stock Scrapy (w3lib) reads them as.
-_BOM_BYTES = {"UTF-8": b"\xef\xbb\xbf", "UTF-16BE": b"\xfe\xff", "UTF-16LE": b"\xff\xfe"}
-_BOMS = {mark: get_encoding(name) for name, mark in _BOM_BYTES.items()}  # as bom_sniff reads them
-_BOM_CODECS = {"UTF-8": "utf-8", "UTF-16BE": "utf-16-be", "UTF-16LE": "utf-16-le"}
+# The standard's BOMs by their first byte (each BOM's is its own): the BOM, its encoding (as
+# bom_sniff reads it) and the codec stock Scrapy (w3lib) reads it as, Python's for the text.
+_BOMS = {
+    b"\xef": (b"\xef\xbb\xbf", UTF_8, "utf-8"),
+    b"\xfe": (b"\xfe\xff", UTF_16BE, "utf-16-be"),
+    b"\xff": (b"\xff\xfe", UTF_16LE, "utf-16-le"),
+}
 _UTF_32BE_BOM = b"\x00\x00\xfe\xff"  # which w3lib also reads (FF FE 00 00 starts as UTF-16LE's)
 
 
@@ -762,18 +765,24 @@ def stats_counter(stats: StatsCollector) -> Callable[..., None]:
 
     if getattr(type(stats), "inc_value", None) is not StatsCollector.inc_value:
         return _each(stats.inc_value)
+    # The collector's own attributes, where its _stats is read from (no class attribute of
+    # that name, such as a property, stands before them): read there each time, as
+    # set_stats() replaces the dict, without object.__getattribute__'s call.
     try:
-        store = object.__getattribute__(stats, "_stats")
+        attributes = object.__getattribute__(stats, "__dict__")
     except AttributeError:
-        store = None
-    if not isinstance(store, dict):
+        attributes = None
+    if (
+        not isinstance(attributes, dict)
+        or not isinstance(attributes.get("_stats"), dict)
+        or hasattr(type(stats), "_stats")
+    ):
         return _each(stats.inc_value)
-    read = object.__getattribute__
 
     def inc(*keys: str) -> None:
-        values = read(stats, "_stats")  # read each time: set_stats() replaces the dict
+        values = attributes["_stats"]
         for key in keys:
-            values[key] = values.setdefault(key, 0) + 1
+            values[key] = values.get(key, 0) + 1
 
     return inc
 

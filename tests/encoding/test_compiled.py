@@ -417,3 +417,42 @@ def test_utf16_without_the_compiled_module(
         assert fast.decode_utf16(buffer, big_endian) == expected == data.decode(codec, "replace")
     bom = b"\xfe\xff" if big_endian else b"\xff\xfe"
     assert decode(bom + data, "windows-1252") == expected
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_decode_utf8_from_is_cpythons_decoder_from_start(compiled: bool) -> None:
+    # ASCII across the 16-byte blocks, the two-byte characters of U+0080-U+00FF written as
+    # they come, and what hands over to CPython's decoder before or past the middle: every
+    # other character (2, 3 and 4 bytes), lone and cut sequences, overlong forms, surrogates,
+    # bytes that are never UTF-8; every start, negative and past the end; the same text and
+    # the same kind of string (all ASCII or not).
+    from scrapy_charset.encoding.fast import _decode_utf8_from, decode_utf8_from
+
+    if compiled and cjk.compiled is None:
+        pytest.skip("built without the compiled decoders")
+    decode = decode_utf8_from if compiled else _decode_utf8_from
+
+    def check(data: bytes, start: int) -> None:
+        expected = bytes(data[max(start, 0) :]).decode("utf-8", "replace")
+        text = decode(data, start)
+        assert (text, text.isascii()) == (expected, expected.isascii()), (data, start)
+
+    pieces = [b"a", b"<p>", b"x" * 17, b"y" * 40, b"\xc3\xa9", b"\xc2\xa0", b"\xc3\xbf",
+              b"\xc2", b"\xc3", b"\x80", b"\xbf", b"\xc4\x80", b"\xd0\x96", b"\xe2\x80\x9c",
+              b"\xf0\x9f\x98\x80", b"\xff", b"\xc1\xbf", b"\xed\xa0\x80", b"\xe0\x80",
+              b"\xef\xbb\xbf"]  # fmt: skip
+    rng = random.Random("decode_utf8_from")
+    for _ in range(20_000):
+        data = b"".join(rng.choice(pieces) for _ in range(rng.randrange(0, 14)))
+        check(data, rng.randrange(-2, len(data) + 3))
+    for pair in range(0x10000):
+        for before, after in ((b"", b""), (b"x" * 15, b"y"), (b"\xc3\xa9" * 3, b"z" * 40)):
+            check(before + pair.to_bytes(2, "big") + after, 0)
+    page = ("<p>Voilà un café très élégant, à côté de la forêt.</p>" * 300).encode()
+    for text in ("", "“quoted”", "Привет", "日本", "\U0001f600"):
+        for at in (0, 100, len(page) // 2, len(page) - 10, len(page)):
+            data = b"\xef\xbb\xbf" + page[:at] + text.encode() + page[at:]
+            check(data, 3)
+            check(data.replace("é".encode(), b"e").replace("à".encode(), b"a"), 3)
+    check(bytearray(b"\xef\xbb\xbfcaf\xc3\xa9"), 3)  # type: ignore[arg-type]
+    check(memoryview(b"\xef\xbb\xbfcaf\xc3\xa9"), 3)  # type: ignore[arg-type]

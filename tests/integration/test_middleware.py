@@ -738,6 +738,27 @@ def test_the_stats_counter_counts_as_inc_value_does() -> None:
     assert stats.get_stats() == {"charset/b": 1}
 
 
+def test_the_stats_counter_reads_stats_where_inc_value_does() -> None:
+    # Scrapy's own inc_value on a collector whose _stats is not its own attribute (a property,
+    # a slot): counted through inc_value, which reads it there.
+    _, crawler = middleware()
+
+    class Shared(MemoryStatsCollector):
+        shared: dict[str, int] = {}
+
+        @property
+        def _stats(self) -> dict[str, int]:  # type: ignore[override]
+            return self.shared
+
+        @_stats.setter
+        def _stats(self, value: dict[str, int]) -> None:
+            pass
+
+    shared = Shared(crawler)
+    stats_counter(shared)("charset/a", "charset/a")
+    assert Shared.shared == {"charset/a": 2}
+
+
 def test_the_stats_counter_calls_any_other_inc_value() -> None:
     _, crawler = middleware()
     calls = []

@@ -310,13 +310,57 @@ def test_the_certain_path_is_taken_for_plain_ascii_pages(monkeypatch: pytest.Mon
 
 
 def test_stock_codec_of_each_bom_is_w3libs() -> None:
-    # The middleware's table of what stock Scrapy reads a BOM as; FF FE 00 00 (read as
-    # UTF-32LE by w3lib, as UTF-16LE by browsers) is told apart in the path itself.
-    for name, mark in middleware_module._BOM_BYTES.items():
-        assert bom_sniff(mark + b"x") == lookup(name) == middleware_module._BOMS[mark]
-        stock = middleware_module.codec_name(read_bom(mark + b"x")[0])
-        assert middleware_module._BOM_CODECS[name] == stock
+    # The middleware's table of the standard's BOMs, by their first byte: each BOM, its
+    # encoding as bom_sniff reads it, and what stock Scrapy reads it as; FF FE 00 00 (read
+    # as UTF-32LE by w3lib, as UTF-16LE by browsers) is told apart in the path itself.
+    marks = {b"\xef\xbb\xbf": "UTF-8", b"\xfe\xff": "UTF-16BE", b"\xff\xfe": "UTF-16LE"}
+    assert {mark for mark, _, _ in middleware_module._BOMS.values()} == set(marks)
+    for first, (mark, encoding, codec) in middleware_module._BOMS.items():
+        assert mark[:1] == first
+        assert bom_sniff(mark + b"x") == lookup(marks[mark]) == encoding
+        assert codec == middleware_module.codec_name(read_bom(mark + b"x")[0])
     assert read_bom(b"\xff\xfe\x00\x00x")[0] == "utf-32-le"
+
+
+_BOM_CONTENTS = [
+    "plain ascii " * 10, "Voilà un café à côté. " * 10, "“quoted” — Привет 日本 \U0001f600",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("kinds", [("html",), ("html", "text")])
+def test_every_bom_equals_the_general_path(
+    kinds: tuple[str, ...], caplog: pytest.LogCaptureFixture
+) -> None:
+    # Every BOM (the standard's three, and w3lib's UTF-32 ones: FF FE 00 00 starts as
+    # UTF-16LE's), cut ones, behind headers with and without a charset (one the BOM
+    # overrides, one that names no encoding), before text of every kind (ASCII, Latin-1
+    # letters, wider characters, invalid bytes), with and without a declaration in the
+    # document: the same text, decision, flags, record, encoding, stats and logs as the
+    # general path, from a new plan and from a cached one.
+    settings = {"CHARSET_RESPONSE_TYPES": ",".join(kinds)}
+    cls = HtmlResponse if len(kinds) == 1 else TextResponse
+    caplog.set_level(logging.INFO)
+    fast_mw, fast_crawler = middleware(settings)
+    general_mw, general_crawler = middleware(settings)
+    _general(general_mw)
+    boms = [b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff",
+            b"\xef\xbb", b"\xff"]  # fmt: skip
+    headers = [None, "text/html", "text/html; charset=utf-8", "text/html; charset=windows-1251",
+               "text/html; charset=utf-16", "text/html; charset=bogus",
+               "application/xhtml+xml"]  # fmt: skip
+    heads = [b"", b'<meta charset="koi8-r">', b"<?xml version='1.0' encoding='gbk'?>"]
+    for bom in boms:
+        for codec in ("utf-8", "utf-16-le", "utf-16-be"):
+            for content in _BOM_CONTENTS:
+                for head in heads:
+                    body = bom + head + content.encode(codec) + b"\xff\xc3"
+                    for header in headers:
+                        for _ in range(2):
+                            fast = _outcome(fast_mw, fast_crawler, cls, body, header, caplog)
+                            general = _outcome(
+                                general_mw, general_crawler, cls, body, header, caplog
+                            )
+                            assert fast == general, (body[:40], header)
 
 
 @settings(max_examples=2000, deadline=None)
