@@ -185,7 +185,8 @@ class CharsetMiddleware:
             if reason is not None:
                 self._skip(request, reason)
                 return response
-            return self._take_over(request, meta, response, body, label, *target)
+            target_class, decoding = target  # (a call with *target costs more)
+            return self._take_over(request, meta, response, body, label, target_class, decoding)
         except Exception as exc:  # never lose a response to an internal error
             self._record_error(exc, response)
             request.meta.pop(META_DECISION, None)
