@@ -77,7 +77,7 @@ def decode_after_bom(data: bytes, bom: Encoding) -> str:
     the decoders ``decode_without_bom`` uses, reading past the BOM in place (a view, not a
     copy of the body)."""
     if bom.name == "UTF-8":
-        return str(memoryview(data)[3:], "utf-8", "replace")
+        return fast.decode_utf8_from(data, 3)
     return fast.decode_utf16(memoryview(data)[2:], bom.name == "UTF-16BE")
 
 

@@ -47,6 +47,7 @@ from ..encoding import (
 )
 from ..encoding.fast import (
     charmap_table,
+    decode_utf16,
     decode_utf8_from,
     decode_without_bom,
     holds_any,
@@ -322,7 +323,8 @@ class CharsetMiddleware:
                 outcome = _outcome(_certain_of(mark, plan.header), stock)
                 plan.bom_outcomes[stock] = outcome
             if encoding is not UTF_8:  # after a UTF-16 BOM the prescan is moot
-                return str(memoryview(body)[2:], codec, "replace"), outcome.decision, outcome
+                text = decode_utf16(memoryview(body)[2:], encoding is UTF_16BE)
+                return text, outcome.decision, outcome
             text = decode_utf8_from(body, 3)
         else:
             stock = None  # the header's (the plan's)
