@@ -47,8 +47,8 @@ from ..encoding import (
 )
 from ..encoding.fast import (
     charmap_table,
-    decode_utf16,
     decode_utf8_from,
+    decode_utf16,
     decode_without_bom,
     holds_any,
     holds_word,
