@@ -30,6 +30,8 @@ from .letters import (
     Ranking,
     best_readings,
     prefer_language,
+    prefer_page_language,
+    prefer_page_words,
     prefer_words,
     ranked_readings,
     sign_bytes,
@@ -464,6 +466,18 @@ def _rerank_on_window(sample: bytes, tied: list[str], window: bytes) -> list[str
     return best_readings(sample + b"\n" + b"\n".join(places), tuple(tied))
 
 
+# How far either side of the first non-ASCII byte the page's words are counted.
+_WORDS_REACH = 1024
+
+
+def _words_around(window: bytes) -> bytes:
+    """The part of ``window`` (the part of the page looked at) whose words say the page's
+    language: up to ``_WORDS_REACH`` bytes either side of its first non-ASCII byte, the whole
+    of a short page. (Not the sample: it repeats the text it fills up with.)"""
+    first = first_high_byte(window, 0)
+    return window[max(0, first - _WORDS_REACH) : max(0, first) + _WORDS_REACH]
+
+
 def _has_c1(data: bytes) -> bool:
     """Whether ``data`` holds a byte 0x80-0x9F (a C1 control code in every ISO-8859 encoding)."""
     return len(data.translate(None, C1_BYTES)) != len(data)
@@ -500,10 +514,17 @@ def choose_single_byte(
     tied = list(ranked.best)
     if len(tied) > 1 and len(window) > len(sample):
         tied = _rerank_on_window(sample, tied, window)
+    # A few non-ASCII bytes whose best readings are letters of another language than the
+    # page's words: the readings that give that language's letters or signs.
+    page = _words_around(window or sample)
+    by_words = prefer_page_language(
+        sample, tied, candidates, page, lambda: ISO_8859 if _has_c1(window) else frozenset()
+    )
     # Readings as good as each other, or nearly (as good on letters, different languages):
     # those whose words are clearly of the language their letters say, then those that read
-    # as the TLD's language.
-    tied = prefer_words(sample, tied, ranked.near)
+    # as the language of the page's words, then as the TLD's language.
+    tied = by_words if by_words != tied else prefer_words(sample, tied, ranked.near)
+    tied = prefer_page_words(sample, tied, page)
     tied = prefer_language(sample, tied, TLD_LANGUAGES.get(tld or ""))
     if preferred is not None and preferred.name in tied:
         choice = preferred

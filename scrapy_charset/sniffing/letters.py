@@ -115,32 +115,45 @@ WORDS: dict[str, str] = {
     "german": "der die das und ist nicht ein eine zu den von mit sich des auf dem im auch es"
     " wie sie",
     "spanish": "el la los las de del que en un una por con para es se no lo al como su",
-    "portuguese": "os as de do da dos das que em um uma para com no na por se não",
+    "portuguese": "os as de do da dos das que em um uma para com no na por se não ao aos mais"
+    " mas foi ele ela tem seu sua quando muito já também pelo pela até isso entre era sem"
+    " ser está são",
     "italian": "il lo la gli le di che un una per con non si del della sono nel al",
-    "catalan": "el la els les de que en un una per amb és del al als no",
+    "catalan": "el la els les de que en un una per amb és del al als no es hi ho li són més"
+    " però com aquest aquesta seu seva també pel dels quan molt",
     "dutch": "de het een en van is dat op te in niet zijn met voor die er aan ook",
     "nordic": "och att det som en ett är på för av med inte og er ikke til at jeg har af ja on ei"
     " se että oli mutta kun",
     "icelandic": "og er til sem ekki var hann um fyrir en eru hafa hefur það að við með",
     "faroese": "og er at til sum ikki eru hann hon av um fyri eitt ein var tað við",
-    "albanian": "dhe te të në një per për me nga se është qe që",
-    "estonian": "ja on ei et see ka oli kui aga mis ta nad või ning",
-    "polish": "na nie do to jest się że jak ale po od za przez tak",
-    "czech": "se na je do to že jsou ale jak pro od po by tak jako které",
-    "slovak": "sa na je do to že sú ale ako pre od po by tak aj",
-    "hungarian": "az és hogy nem is egy meg van de csak ez mint már volt el ki",
+    "albanian": "dhe te të në një per për me nga se është qe që nuk ka do ai ajo janë kjo ky"
+    " por edhe kur duke ishte",
+    "estonian": "ja on ei et see ka oli kui aga mis ta nad või ning ma sa nii siis veel kes"
+    " kas mida seda tema juba ainult",
+    "polish": "na nie do to jest się że jak ale po od za przez tak on ona co czy tylko już"
+    " bardzo też jego jej ich był była było są może gdy ten dla oraz lub",
+    "czech": "se na je do to že jsou ale jak pro od po by tak jako které si ve už jeho jen"
+    " když také není jsem byl bylo být co při nebo však již mezi podle který kde až",
+    "slovak": "sa na je do to že sú ale ako pre od po by tak aj si vo už jeho len keď tiež"
+    " nie som bol bolo byť čo pri alebo však medzi podľa ktorý kde aby",
+    "hungarian": "az és hogy nem is egy meg van de csak ez mint már volt el ki azt még vagy"
+    " ha kell lesz után pedig nagyon mert sem ezt amely minden fel most",
     "south slavic": "je na da se za od su to ne kao ali iz što će sa pa so pri tudi kot"
     " bi ki še že",
     # (Words that are English too, `an` `is` `in`, are left out: Irish pages mix English.)
     "irish": "agus na ar ag go le sa don leis bhí atá níl seo sin ach nach tá sé sí ní",
-    "romanian": "și de la în cu pe un care nu este mai din pentru sau ca se ce au fost dar prin",
-    "romanian with cedilla": "şi de la în cu pe un care nu este mai din pentru sau ca se ce"
-    " au fost dar prin",
-    "turkish": "ve bir bu da de için ile çok olarak gibi ama daha ne en",
-    "kurdish": "li ji bi di de ku ew vê wê ya yê jî re",
-    "latvian": "un ir ar par no uz kas ka arī bet tas to vai lai nav",
-    "lithuanian": "ir yra kad su iš tai bet kaip jo nuo už apie ar per buvo",
-    "maltese": "il li ta tal fil għal ma minn bħala huwa hija kien dan din fuq",
+    "romanian": "și de la în cu pe un care nu este mai din pentru sau ca se ce au fost dar"
+    " prin să am fi lui al ale cel cea sunt după până când cum foarte doar acest această"
+    " acum ei ea el noi vor va poate unui unei între fără are",
+    "turkish": "ve bir bu da de için ile çok olarak gibi ama daha ne en ki her olan kadar"
+    " sonra var yok ben sen biz değil veya göre",
+    "kurdish": "li ji bi di de ku ew vê wê ya yê jî re ev yan jê tê kir heye min wan ser nav",
+    "latvian": "un ir ar par no uz kas ka arī bet tas to vai lai nav es tu viņš viņa mēs pie"
+    " pēc kā jau tikai vēl bija būs šis tā kad tad",
+    "lithuanian": "ir yra kad su iš tai bet kaip jo nuo už apie ar per buvo tik jau dar kai"
+    " jis ji mes jie taip arba kas ne bus po prie savo labai",
+    "maltese": "il li ta tal fil għal ma minn bħala huwa hija kien dan din fuq jew biex kif"
+    " wara anki kull għax lil mill jekk meta aktar hemm kienet",
     "esperanto": "la kaj de en estas al ne ke por kun mi li ŝi ili ĉi unu sed pri",
     "welsh": "yr yn ac mae wedi ei eu gyda oedd sydd hefyd bod fod ond hyn ddim ar am"
     " fel gan ym yng",
@@ -156,6 +169,8 @@ WORDS: dict[str, str] = {
     "arabic": "في من على أن إلى عن مع هذا التي الذي ما لا كان هذه",
     "thai": "",
 }
+# Romanian in the encodings with the cedilla (`şi`): the same words.
+WORDS["romanian with cedilla"] = WORDS["romanian"].translate(str.maketrans("șțȘȚ", "şţŞŢ"))
 # A reading wins on words with at least this many more of its language's words than the other
 # readings (one word may be a name or a quotation).
 _WORD_MARGIN = 2
@@ -554,24 +569,43 @@ def language_score(sample: bytes, encoding: str, language: str) -> float:
     return _language_scores(*_byte_counts(sample), encoding).get(language, float("-inf"))
 
 
-def prefer_language(sample: bytes, tied: list[str], language: str | None) -> list[str]:
-    """Of the ``tied`` readings, those that read ``sample`` best as ``language``, when they
-    give different texts (all of them when they give one text, or none can write it)."""
-    if language is None or len(tied) < 2:
+def prefer_language(
+    sample: bytes, tied: list[str], language: str | frozenset[str] | None
+) -> list[str]:
+    """Of the ``tied`` readings, those that read ``sample`` best as ``language`` (as the best
+    of several languages), when they give different texts (all of them when they give one
+    text, or none can write it)."""
+    if not language or len(tied) < 2:
         return tied
-    texts = {name: sample.decode(get_encoding(name).python_codec, "replace") for name in tied}
+    languages = frozenset((language,)) if isinstance(language, str) else language
+    texts = _texts(sample, tied)
     if len(set(texts.values())) == 1:
         return tied
     # (With the context the ranking counted: the letters alone would bring back the misread
     # characters the context marked down, ISO-8859-7's `Σ’` as windows-1253's `ΣΆ`.)
-    scores = {
-        name: language_score(sample, name, language) + context_score(sample, name) for name in tied
-    }
+    scores = {name: _score_as(sample, name, languages) for name in tied}
     top = max(scores.values())
     if top == float("-inf"):
         return tied
     chosen = {texts[name] for name in tied if scores[name] >= top - _EPSILON}
     return [name for name in tied if texts[name] in chosen]
+
+
+def _texts(sample: bytes, names: list[str]) -> dict[str, str]:
+    return {name: sample.decode(get_encoding(name).python_codec, "replace") for name in names}
+
+
+def read_alike(sample: bytes, names: list[str]) -> bool:
+    """Whether the encodings ``names`` read ``sample`` as one text."""
+    return len(set(_texts(sample, names).values())) == 1
+
+
+def _score_as(sample: bytes, encoding: str, languages: frozenset[str]) -> float:
+    """How well ``encoding`` reads ``sample`` as the best of ``languages`` (letters and
+    context); ``-inf`` when it can write none of them."""
+    letters = _language_scores(*_byte_counts(sample), encoding)
+    best = max((letters[name] for name in languages if name in letters), default=float("-inf"))
+    return best if best == float("-inf") else best + context_score(sample, encoding)
 
 
 @cache
@@ -597,6 +631,137 @@ def _around_non_ascii(sample: bytes) -> bytes:
         if size >= _AROUND_BYTES:
             break
     return b"\n".join(parts)
+
+
+# The words of a page's text are its runs of letters and non-ASCII bytes (its markup, scripts
+# and styles taken out): each byte to its small letter, non-ASCII bytes to 0x80, any other to a
+# space. The ASCII words, those without a non-ASCII byte (`Kde`, not the `n` and `dra` of
+# `nádraží`), are the same in every reading.
+_WORD_BYTES = bytes(
+    byte if chr(byte).isalpha() and byte < 0x80 else 0x80 if byte >= 0x80 else 0x20
+    for byte in range(256)
+).lower()
+_MARKUP = lazy_compile(rb"(?is)<(script|style)\b.*?</\1|<[^<>]*>")
+# Fewer non-ASCII bytes than this are too few for the languages their letters say to outweigh
+# the language of the page's words.
+_FEW_LETTERS = 16
+
+
+@cache
+def _languages_of_words(english: bool) -> dict[bytes, tuple[str, ...]]:
+    """Each ASCII frequent word (bytes): the languages it is a frequent word of (with
+    ``english``, those it tells from English)."""
+    table: dict[bytes, list[str]] = {}
+    for language in WORDS:
+        for word in _word_set(language, english):
+            if word.isascii():
+                table.setdefault(word.encode("ascii"), []).append(language)
+    return {word: tuple(languages) for word, languages in table.items()}
+
+
+@cache
+def _english_only_bytes() -> frozenset[bytes]:
+    return frozenset(word.encode("ascii") for word in _english_only())
+
+
+@lru_cache(maxsize=4)
+def page_word_hits(page: bytes) -> dict[str, int]:
+    """How many of the ASCII words of the text of ``page`` (a part of a page) are frequent
+    words of each language (without those English shares with it, when the text holds
+    English); none when the best language's are fewer than two or than a tenth of the words:
+    no language is said."""
+    runs = Counter(_MARKUP.sub(b" ", page).translate(_WORD_BYTES).split())
+    words = {run: number for run, number in runs.items() if len(run) > 1 and run.isalpha()}
+    english = not _english_only_bytes().isdisjoint(words)
+    table = _languages_of_words(english)
+    hits: Counter[str] = Counter()
+    for word in table.keys() & words.keys():
+        for language in table[word]:
+            hits[language] += words[word]
+    top = max(hits.values(), default=0)
+    if top < _WORD_MARGIN or top < _WORD_SHARE * sum(words.values()):
+        return {}
+    return dict(hits)
+
+
+def page_languages(page: bytes) -> frozenset[str]:
+    """The languages the ASCII words of the text of ``page`` say: the one most of them are
+    frequent words of, and those with nearly as many (languages share words: Czech and Slovak
+    `je`, `do`, French and Romanian `de`, `la`)."""
+    hits = page_word_hits(page)
+    top = max(hits.values(), default=0)
+    return frozenset(name for name, number in hits.items() if number > top - _WORD_MARGIN)
+
+
+def prefer_page_words(sample: bytes, tied: list[str], page: bytes) -> list[str]:
+    """Of the ``tied`` readings, those that read ``sample`` best as a language the words of
+    ``page`` say (see ``prefer_language``), of those one of the readings reads it as: without
+    a letter foreign to it (Romanian words prefer no French `ș` in ISO-8859-16 to a `ş`
+    windows-1250 cannot write as French)."""
+    if len(tied) < 2 or read_alike(sample, tied):
+        return tied
+    keys = _byte_counts(sample)[0]
+    languages = frozenset(
+        language
+        for language in page_languages(page)
+        if any(_reads_as(keys, name, frozenset((language,))) for name in tied)
+    )
+    return prefer_language(sample, tied, languages)
+
+
+def prefer_page_language(
+    sample: bytes,
+    tied: list[str],
+    candidates: tuple[str, ...],
+    page: bytes,
+    ruled_out: Callable[[], frozenset[str]] = frozenset,
+) -> list[str]:
+    """Where ``sample`` has a few non-ASCII bytes only and the ASCII words of ``page`` (the
+    part of the page around them) are clearly of another language than the ``tied``
+    readings' letters say, the ``candidates`` (but those ``ruled_out``, asked then only) that
+    read every one of those bytes as a letter or a sign of the words' language, and read them
+    as that language better than the tied readings do: ISO-8859-16's `„da”` among Romanian
+    words is no Slovak `Ľdaľ` (ISO-8859-2). A letter or two weigh less than a page of words.
+    The tied readings otherwise."""
+    keys, numbers = _byte_counts(sample)
+    high = sum(numbers)
+    if not high or high >= _FEW_LETTERS:
+        return tied
+    if any(frozenset(sign_bytes(name)).issuperset(key + 0x80 for key in keys) for name in tied):
+        # No letters (`’`, `£`): no language the words could contradict.
+        return tied
+    hits = page_word_hits(page)
+    languages = page_languages(page)
+    if not languages:
+        return tied
+    margin = _NEAR_PER_BYTE * high + _EPSILON
+    said = frozenset().union(
+        *(_said_languages(_language_scores(keys, numbers, name), margin) for name in tied)
+    )
+    top = max(hits.values())
+    said_best = max((hits.get(language, 0) for language in said), default=0)
+    if said & languages or top - said_best < _WORD_MARGIN or top < 2 * said_best:
+        return tied
+    excluded = ruled_out()
+    scores = {
+        name: _score_as(sample, name, languages)
+        for name in candidates
+        if name not in excluded and _reads_as(keys, name, languages)
+    }
+    best = max(scores.values(), default=float("-inf"))
+    if best <= max(_score_as(sample, name, languages) for name in tied) + _EPSILON:
+        return tied
+    return [name for name in candidates if scores.get(name, best - 1) >= best - _EPSILON]
+
+
+def _reads_as(keys: list[int], encoding: str, languages: frozenset[str]) -> bool:
+    """Whether ``encoding`` reads every byte of ``keys`` (- 0x80) as a letter or a sign of
+    running text of one of ``languages`` (none foreign to it, rare or broken)."""
+    for language in languages.intersection(languages_of(encoding)):
+        weights = _weights(encoding, language)
+        if all(weights[key] >= 0 for key in keys):
+            return True
+    return False
 
 
 def _said_languages(letters: dict[str, float], margin: float) -> frozenset[str]:

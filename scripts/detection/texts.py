@@ -723,4 +723,20 @@ FEW_BYTES: dict[str, tuple[str, str]] = {
     "pl-dzien": ("ISO-8859-2", "Strona glowna. Dzień dobry, zapraszamy."),
     "ga-few": ("windows-1252", "Welcome to our site. Oíche mhaith. Fan linn ar an suiomh."),
     "ro-signs": ("ISO-8859-16", "Biletul costă 12 €, spune „Gazeta” de azi."),
+    # Only ISO-8859-16's quotes (ISO-8859-2 `Ľ ľ`) among Romanian words.
+    "ro-quotes": (
+        "ISO-8859-16",
+        "Un „da” ferm, a spus ea. Programul este de luni pana vineri si biletele sunt pentru"
+        " toata familia.",
+    ),
+    # windows-1250 `ă` (windows-1252 `ã`) and quotes among Romanian words.
+    "ro-cost": ("windows-1250", "Noi am spus „da” si ea are biletul, care costă 12 € acum."),
+    # ISO-8859-2 `ž` (windows-1250 `ľ`, Slovak) on a page of words only Czech has (`jsou`,
+    # `pro`), written without diacritics but the last sentence's.
+    "cs-zi": (
+        "ISO-8859-2",
+        "Vlaky jsou tady a listky jsou pro kazdeho. Pokladna je otevrena od rana do vecera,"
+        " od pondeli do patku a v sobotu od osmi do poledne. Info na telefonu a na webu, kde"
+        " to je jasne popsano. Kde je nádraží?",
+    ),
 }

@@ -1,0 +1,117 @@
+"""The language of a page's ASCII words, where a few non-ASCII bytes cannot say it: ISO-8859-16's
+`„da”` among Romanian words (ISO-8859-2 reads Slovak `Ľdaľ`), windows-1250 `costă` (windows-1252
+`costã`, Portuguese), Czech ISO-8859-2 `ž` (windows-1250 `ľ`, Slovak). Real bytes, decoded by
+``decode_html``."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_charset.encoding import decode, get_encoding
+from scrapy_charset.sniffing import decode_html
+from scrapy_charset.sniffing.letters import (
+    CANDIDATES,
+    page_languages,
+    prefer_page_language,
+    ranked_readings,
+)
+
+
+def _page(text: str, encoding: str) -> bytes:
+    return f"<html><body><p>{text}</p></body></html>".encode(get_encoding(encoding).python_codec)
+
+
+def _decoded_as(body: bytes, url: str | None = None) -> str:
+    return decode_html(body, url=url)[1].encoding.name
+
+
+_ROMANIAN = "Programul este de luni pana vineri. Magazinul are multe produse noi si preturi mici."
+
+
+@pytest.mark.parametrize("url", [None, "http://www.example.ro/"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Un „da” ferm, spune ea. {_ROMANIAN}",
+        f"{_ROMANIAN} Ea a spus „nu” si a plecat.",
+        f"{_ROMANIAN} {_ROMANIAN} Cartea „Vara” este pentru copii.",
+    ],
+)
+def test_romanian_quotes_are_no_slovak_letters(url: str | None, text: str) -> None:
+    """ISO-8859-16's `„ ”` are the only non-ASCII bytes: ISO-8859-2 reads them as Slovak `Ľ ľ`
+    (letters outscore signs), the Romanian words choose the reading that is Romanian."""
+    body = _page(text, "ISO-8859-16")
+    assert decode_html(body, url=url)[0] == decode(body, get_encoding("ISO-8859-16"))
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        (
+            "Magazinul are multe produse noi. Un „da” ferm, spune ea. Biletul costă 12 €.",
+            "windows-1250",
+        ),
+        ("Noi am spus „da” si ea are biletul, care costă 12 € acum.", "windows-1250"),
+        ("Magazinul are multe produse noi. Biletul costă 12 €. Ea are doar unul.", "ISO-8859-16"),
+    ],
+)
+def test_romanian_a_breve_among_romanian_words_without_a_url(text: str, encoding: str) -> None:
+    """`ă` ties with windows-1252's (ISO-8859-15's) Portuguese `ã`; the Romanian words (`are`,
+    `ea`, `noi`) decide without a TLD."""
+    assert _decoded_as(_page(text, encoding)) == encoding
+
+
+_CZECH_WORDS = "Vlaky jsou tady a listky jsou pro kazdeho."
+_SHARED_WORDS = " Pokladna je otevrena od rana do vecera, od pondeli do patku a na webu to je."
+
+
+@pytest.mark.parametrize("last", ["Kde je nádraží?", "Cena je nízká, je to zážitek."])
+def test_czech_words_read_z_as_czech(last: str) -> None:
+    """ISO-8859-2 `ž` is windows-1250 `ľ`: letters of Slovak, which Czech does not have. Words
+    only Czech has (`jsou`, `pro`), far from the letters, make the reading Czech."""
+    body = _page(f"{_CZECH_WORDS}{_SHARED_WORDS * 2} {last}", "ISO-8859-2")
+    assert _decoded_as(body) == "ISO-8859-2"
+
+
+def test_words_czech_and_slovak_share_leave_the_encoding_served() -> None:
+    """Without a word only Czech has, the page may be Slovak (`ľ`): windows-1250, as before."""
+    body = _page(f"{_SHARED_WORDS.strip()} Kde je nádraží?", "ISO-8859-2")
+    assert _decoded_as(body) == "windows-1250"
+
+
+def test_slovak_words_keep_windows_1250_l_with_caron() -> None:
+    text = "Vlaky sú tu a listky sú pre kazdeho, ako aj mapy. Kde je ľad?"
+    assert _decoded_as(_page(text, "windows-1250")) == "windows-1250"
+
+
+def test_a_foreign_name_among_romanian_words_keeps_its_letters() -> None:
+    """Every non-ASCII byte must read as the words' language: ISO-8859-16 would turn the `Ľ` of
+    a Slovak name into `„` but leaves its `í`, foreign to Romanian."""
+    body = _page(f"{_ROMANIAN} Ne vedem cu Ľubomír la gara.", "ISO-8859-2")
+    assert decode_html(body)[0] == decode(body, get_encoding("ISO-8859-2"))
+
+
+def test_many_letters_outweigh_the_words() -> None:
+    """With sixteen non-ASCII bytes or more, the letters say the language themselves."""
+    sample = _page(_ROMANIAN + " „da”" * 8, "ISO-8859-16")
+    tied = list(ranked_readings(sample).best)
+    assert tied == ["ISO-8859-2"]
+    assert prefer_page_language(sample, tied, CANDIDATES, sample) == tied
+    few = _page(_ROMANIAN + " „da”", "ISO-8859-16")
+    assert prefer_page_language(few, ["ISO-8859-2"], CANDIDATES, few) == ["ISO-8859-16"]
+
+
+def test_page_languages_count_text_words_only() -> None:
+    romanian = _page(_ROMANIAN, "ISO-8859-16")
+    assert {"romanian", "romanian with cedilla"} <= page_languages(romanian)
+    # Words of markup, scripts and styles are no text (`do`, `in`, `de` of code and URLs).
+    markup = (
+        b"<html><head><script>do { x.de = 1 } while (x in y)</script><style>p { margin: 0 }"
+        b'</style></head><body><a href="/de/la/de/la/">Home</a> <p lang="de">Caf\xe9</p>'
+    )
+    assert page_languages(markup) == frozenset()
+    # English says no language (the words it shares with others, `to` `no`, do not count).
+    english = b"<p>Welcome to our site, no booking fee. Caf\xe9 open to all.</p>"
+    assert page_languages(english) == frozenset()
+    # One word may be a name or a quotation.
+    assert page_languages(b"<p>Myslisz, \xbfe on przyjdzie?</p>") == frozenset()
