@@ -155,18 +155,27 @@ def is_utf8(data: bytes) -> bool:
     return True
 
 
+# The fewest NUL high bytes (ASCII characters: markup, spaces) BOM-less UTF-16 must show.
+_UTF16_MIN_NULS = 8
+
+
 def utf16_without_bom(data: bytes) -> Encoding | None:
     """UTF-16LE or UTF-16BE when the start has NUL bytes at one parity only (the high bytes
     of markup, spaces and Latin text; legacy HTML has no NUL) and reads as UTF-16 text without
     errors or control codes; ``None`` otherwise. Text outside the Latin range (Cyrillic,
-    Japanese) counts too: its markup and spaces still have NUL high bytes."""
+    Japanese) counts too: its markup and spaces still have NUL high bytes. A few stray NUL
+    bytes in a short ASCII body (``<a href='\0'>``) are no UTF-16: at least _UTF16_MIN_NULS
+    ASCII characters must show (Chromium never detects UTF-16: such a body stays ASCII)."""
     head = data[:1024]
     head = head[: len(head) & ~1]
     if len(head) < 16:
         return None
     even, odd = head[0::2], head[1::2]
     for zeros, others, name in ((odd, even, "UTF-16LE"), (even, odd, "UTF-16BE")):
-        if zeros.count(0) >= 0.1 * len(zeros) and others.count(0) <= 0.01 * len(others):
+        if (
+            zeros.count(0) >= max(_UTF16_MIN_NULS, 0.1 * len(zeros))
+            and others.count(0) <= 0.01 * len(others)
+        ):
             if _reads_as_utf16(head, name):
                 return get_encoding(name)
     return None

@@ -85,6 +85,34 @@ def test_utf8_and_utf16_fast_paths() -> None:
     assert CharsetNormalizerDetector().detect("é".encode() * 10 + b"\xc3", tld=None) == UTF_8
 
 
+@pytest.mark.parametrize("nuls", range(1, 8))
+@pytest.mark.parametrize("odd", [True, False])
+def test_a_few_stray_nul_bytes_in_ascii_are_no_utf16(nuls: int, odd: bool) -> None:
+    # Short ASCII bodies whose only NUL bytes (up to seven) fall at one parity: Chromium reads
+    # them as ASCII (it never detects UTF-16), and so do we: the link stays a link.
+    for body in (
+        b"<a href='\x00'>n</a>",
+        b"<p>" + b"\x00x" * nuls + b" some plain ascii text</p>",
+        b"<b>" + b"ab\x00c" * nuls + b"</b>",
+    ):
+        if not odd:
+            body = b" " + body
+        assert body.count(0) <= 7
+        decision = sniff(body)
+        assert decision.encoding == lookup("windows-1252"), body
+        assert b"<a" not in body or "<a href=" in decode_html(body)[0]
+
+
+@pytest.mark.parametrize(("codec", "name"), [("utf-16-le", "UTF-16LE"), ("utf-16-be", "UTF-16BE")])
+def test_the_shortest_bomless_utf16_bodies(codec: str, name: str) -> None:
+    # BOM-less UTF-16 needs eight ASCII characters (NUL high bytes) in its first kilobyte,
+    # whatever else it holds; with seven it is left to the rest of detection, as Chromium does.
+    for text in ("<p>hi</p>", "<p>日本語のテキスト</p>\n", "<b>Правительство</b>\n"):
+        assert sniff(text.encode(codec)).encoding == lookup(name), text
+    for text in ("<p>日本語</p>", "<b>Правительство</b>"):
+        assert sniff(text.encode(codec)).encoding not in (lookup("UTF-16LE"), lookup("UTF-16BE"))
+
+
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [
