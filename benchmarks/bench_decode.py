@@ -17,7 +17,11 @@ baseline time / other time, each the median of its calls in the round (above 1 i
 Python's codec). Then the same on 1 MB of
 random bytes (error-dense input for the multi-byte encodings), the worst ratios against
 Python's codec and against turbohtml (turbohtml's time / ours), and the peak memory
-(tracemalloc) of decoding 10 MB of typical text relative to the size of the output.
+(tracemalloc) of decoding 10 MB of typical text relative to the size of the output. UTF-8 is
+also measured on each kind of text (``utf8_kinds``: ASCII, English with a few curly quotes and
+euro signs, Latin-1 letters, Cyrillic, Japanese, Chinese, emoji, bench_response.py's 30 KB
+and 1 MB pages, valid text with one invalid byte at its end), as its decoder takes a
+different path for each.
 
     python benchmarks/bench_decode.py [--rounds N] [--only NAME ...]
 """
@@ -33,6 +37,7 @@ import time
 import tracemalloc
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 from scrapy_charset.encoding import ALL_ENCODINGS, Encoding, decode
 
@@ -115,6 +120,32 @@ def typical_text(encoding: Encoding, size: int) -> bytes:
         encoding.python_codec, "xmlcharrefreplace"
     )
     return block * (size // len(block) + 1)
+
+
+def utf8_kinds() -> dict[str, bytes]:
+    """Kinds of UTF-8 text, each about 1 MB (bench_response.py's pages as they are)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bench_response import SIZE, page
+
+    english = "The quick brown fox jumps over the lazy dog while the committee reviews it. "
+    texts = {
+        "ASCII (English)": english * 3,
+        "English, “quotes” €": english + "It said “fine” for 3 € a day. " + english * 2,
+        "Latin-1 letters": SAMPLES["latin"].replace("œ", "oe").replace("€", "E"),
+        "Cyrillic": SAMPLES["cyrillic"],
+        "Japanese": SAMPLES["japanese"],
+        "Chinese": SAMPLES["simplified"],
+        "emoji": "Party 🎉 time 😀 rocket 🚀 thumbs 👍 " * 3,
+        "emoji only": "🎉😀🚀👍" * 20,
+    }
+    kinds = {}
+    for name, text in texts.items():
+        block = f'<div><p class="x"><a href="/articles/1">{text}</a></p></div>\n'.encode()
+        kinds[name] = block * (MB // len(block) + 1)
+    kinds["page, 30 KB (French)"] = page("fr", SIZE).encode()
+    kinds["page, 1 MB (French)"] = page("fr", MB).encode()
+    kinds["Latin-1, a bad last byte"] = kinds["Latin-1 letters"] + b"\xff"
+    return kinds
 
 
 def baseline_decoder(encoding: Encoding, data: bytes) -> tuple[str, Callable[[], object]]:
@@ -213,6 +244,29 @@ def main(argv: list[str] | None = None) -> int:
             notes.append(f"x-user-defined against latin-1: {median_ratio(latin1, ours):.2f}x")
     for note in notes:
         print(note)
+    if any(e.name == "UTF-8" for e in encodings):
+        utf8 = next(e for e in encodings if e.name == "UTF-8")
+        turbo = turbohtml_decoder(utf8)
+        print("\nUTF-8 by kind of text (ratios as above: python time / other time):")
+        print(f"{'kind':26} {'ours MB/s':>10} {'python MB/s':>12} {'ratio':>7} {'turbohtml':>10}")
+        for name, data in utf8_kinds().items():
+            functions = [partial(decode, data, utf8), partial(data.decode, "utf-8", "replace")]
+            if turbo is not None:
+                functions.append(partial(turbo, data))
+            times = round_seconds(functions, args.rounds)
+            seconds = [statistics.median(t) for t in times]
+            ratio = median_ratio(times[1], times[0])
+            turbo_ratio = (
+                f"{median_ratio(times[1], times[2]):9.2f}x" if turbo is not None else "       n/a"
+            )
+            size = len(data) / MB
+            print(
+                f"{name:26} {size / seconds[0]:10.1f} {size / seconds[1]:12.1f} {ratio:6.2f}x "
+                f"{turbo_ratio}"
+            )
+            worst = min(worst, (ratio, f"UTF-8, {name}"))
+            if turbo is not None:
+                worst_turbo = min(worst_turbo, (median_ratio(times[2], times[0]), f"UTF-8, {name}"))
 
     print("\nrandom bytes, 1 MB (ratios as above: python time / other time):")
     print(f"{'encoding':16} {'ours MB/s':>10} {'python MB/s':>12} {'ratio':>7} {'turbohtml':>10}")

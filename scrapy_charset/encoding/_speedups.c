@@ -1547,8 +1547,183 @@ speedups_first_high_byte(PyObject *module, PyObject *const *args, Py_ssize_t nar
     return PyLong_FromSsize_t(found);
 }
 
+/* ---- UTF-8: bytes.decode("utf-8", "replace"), the spec's decoder ----------------------------
+ * Two passes, no widening and no realloc (after a leading run of ASCII and U+0080-U+00FF,
+ * written as it is checked: utf8_decode). utf8_measure reads the input once, sixteen bytes at
+ * a time where SSE2 is there, and learns the text's length and widest character as if the
+ * input were valid: a character per byte that is not a continuation byte (80-BF), and its
+ * widest from the highest byte (below 80 ASCII; below C4 a lead of U+0080-U+00FF at most;
+ * below F0 U+FFFF at most; else beyond). utf8_write then writes the characters into a str
+ * made once of that length and kind, validating each sequence as the spec does (the second
+ * byte's range after E0, ED, F0 and F4), ASCII runs sixteen at a time. At the first invalid
+ * sequence it stops, and CPython's decoder decodes the rest: errors are rare, and CPython's
+ * error path is the spec's (maximal subparts, test_python_codec_exact); where a byte never in
+ * UTF-8 (F5-FF) is there, CPython's decoder takes over after the leading ASCII run, with
+ * nothing written. Valid input
+ * gives the measured length exactly; invalid input never writes more characters than that,
+ * as each character written takes at least one byte that is not a continuation byte. */
+
+#if defined(__SSE2__)
+/* The continuation bytes (80-BF: as signed bytes, those below (char)0xC0) of a block, added
+ * to a count per lane (each of which then must be summed before it passes 255). */
+static ALWAYS_INLINE __m128i
+count_continuations(__m128i counts, __m128i v)
+{
+    return _mm_sub_epi8(counts, _mm_cmplt_epi8(v, _mm_set1_epi8((char)0xC0)));
+}
+
+static ALWAYS_INLINE Py_ssize_t
+lane_sum(__m128i counts)
+{
+    __m128i sums = _mm_sad_epu8(counts, _mm_setzero_si128());
+    return _mm_extract_epi16(sums, 0) + _mm_extract_epi16(sums, 4);
+}
+#endif
+
+/* The length of the text s[0:n] would give and its widest character, were s valid UTF-8:
+ * 64 bytes at a time where SSE2 is there, passed over at once where all are ASCII. Returns 0
+ * where s holds a byte that is never in UTF-8 (F5-FF): then it is not valid (the length and
+ * widest character are not set; the 64 bytes holding the first are read at most), else 1. */
+static int
+utf8_measure(const unsigned char *s, Py_ssize_t n, Py_ssize_t *length, Py_UCS4 *maxchar)
+{
+    Py_ssize_t i = 0, continuations = 0;
+    unsigned highest = 0;
+#if defined(__SSE2__)
+    __m128i top = _mm_setzero_si128(), counts, never = _mm_set1_epi8((char)0xF5);
+    while (i + 64 <= n) {
+        counts = _mm_setzero_si128();
+        for (int groups = 0; groups < 63 && i + 64 <= n; groups++, i += 64) {
+            const __m128i *p = (const __m128i *)(s + i);
+            __m128i a = _mm_loadu_si128(p), b = _mm_loadu_si128(p + 1);
+            __m128i c = _mm_loadu_si128(p + 2), d = _mm_loadu_si128(p + 3);
+            __m128i any = _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d));
+            if (_mm_movemask_epi8(any) == 0) {
+                continue;
+            }
+            __m128i most = _mm_max_epu8(_mm_max_epu8(a, b), _mm_max_epu8(c, d));
+            if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(most, never), most)) != 0) {
+                return 0; /* random bytes stop here */
+            }
+            top = _mm_max_epu8(top, most);
+            counts = count_continuations(count_continuations(counts, a), b);
+            counts = count_continuations(count_continuations(counts, c), d);
+        }
+        continuations += lane_sum(counts);
+    }
+    counts = _mm_setzero_si128();
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+        top = _mm_max_epu8(top, v);
+        counts = count_continuations(counts, v);
+    }
+    continuations += lane_sum(counts);
+    unsigned char lanes[16];
+    _mm_storeu_si128((__m128i *)lanes, top);
+    for (int k = 0; k < 16; k++) {
+        highest = lanes[k] > highest ? lanes[k] : highest;
+    }
+#endif
+    for (; i < n; i++) {
+        continuations += (s[i] & 0xC0) == 0x80;
+        highest = s[i] > highest ? s[i] : highest;
+    }
+    *length = n - continuations;
+    *maxchar = highest < 0x80 ? 0x7F : highest < 0xC4 ? 0xFF : highest < 0xF0 ? 0xFFFF : 0x10FFFF;
+    return highest < 0xF5;
+}
+
+#define CONTINUATION(b) (((b) & 0xC0) == 0x80)
+
+/* Writes the text of s[i:n] into data from character k on (a str of the kind and length
+ * utf8_measure gave, holding the text of s[0:i] in its first k characters already), stopping
+ * at the first invalid sequence: returns where it stopped in s (n if valid) and sets *written
+ * to the characters written in all. ASCII is written
+ * sixteen characters at a time (widened to the kind) while sixteen more fit in the str; a
+ * block's characters after its first non-ASCII byte are written over by the next ones. */
+static ALWAYS_INLINE Py_ssize_t
+utf8_write(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *data, Py_ssize_t k,
+           Py_ssize_t length, Py_ssize_t *written, const int kind)
+{
+    while (i < n) {
+        Py_UCS4 b = s[i], cp;
+        if (b < 0x80) {
+#if defined(__SSE2__)
+            const __m128i zero = _mm_setzero_si128();
+            while (i + 16 <= n && k + 16 <= length) {
+                __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+                unsigned mask = (unsigned)_mm_movemask_epi8(v);
+                if (kind == PyUnicode_1BYTE_KIND) {
+                    _mm_storeu_si128((__m128i *)((Py_UCS1 *)data + k), v);
+                } else {
+                    __m128i low = _mm_unpacklo_epi8(v, zero), high = _mm_unpackhi_epi8(v, zero);
+                    if (kind == PyUnicode_2BYTE_KIND) {
+                        _mm_storeu_si128((__m128i *)((Py_UCS2 *)data + k), low);
+                        _mm_storeu_si128((__m128i *)((Py_UCS2 *)data + k + 8), high);
+                    } else {
+                        Py_UCS4 *out = (Py_UCS4 *)data + k;
+                        _mm_storeu_si128((__m128i *)out, _mm_unpacklo_epi16(low, zero));
+                        _mm_storeu_si128((__m128i *)(out + 4), _mm_unpackhi_epi16(low, zero));
+                        _mm_storeu_si128((__m128i *)(out + 8), _mm_unpacklo_epi16(high, zero));
+                        _mm_storeu_si128((__m128i *)(out + 12), _mm_unpackhi_epi16(high, zero));
+                    }
+                }
+                if (mask != 0) {
+                    unsigned ascii = (unsigned)__builtin_ctz(mask);
+                    i += ascii;
+                    k += ascii;
+                    break;
+                }
+                i += 16;
+                k += 16;
+            }
+            if (i >= n || s[i] >= 0x80) {
+                continue;
+            }
+            b = s[i];
+#endif
+            PyUnicode_WRITE(kind, data, k++, b);
+            i++;
+            continue;
+        }
+        if (b < 0xE0) { /* C2-DF, then one continuation byte */
+            if (b < 0xC2 || i + 1 >= n || !CONTINUATION(s[i + 1])) {
+                goto invalid;
+            }
+            cp = (b & 0x1F) << 6 | (s[i + 1] & 0x3F);
+            i += 2;
+        } else if (b < 0xF0) { /* E0-EF: A0-BF after E0, 80-9F after ED (no surrogates) */
+            if (i + 2 >= n) {
+                goto invalid;
+            }
+            Py_UCS4 c1 = s[i + 1], c2 = s[i + 2];
+            if (c1 < (b == 0xE0 ? 0xA0 : 0x80) || c1 > (b == 0xED ? 0x9F : 0xBF) ||
+                !CONTINUATION(c2)) {
+                goto invalid;
+            }
+            cp = (b & 0x0F) << 12 | (c1 & 0x3F) << 6 | (c2 & 0x3F);
+            i += 3;
+        } else { /* F0-F4: 90-BF after F0, 80-8F after F4 (no more than U+10FFFF) */
+            if (b > 0xF4 || i + 3 >= n) {
+                goto invalid;
+            }
+            Py_UCS4 c1 = s[i + 1], c2 = s[i + 2], c3 = s[i + 3];
+            if (c1 < (b == 0xF0 ? 0x90 : 0x80) || c1 > (b == 0xF4 ? 0x8F : 0xBF) ||
+                !CONTINUATION(c2) || !CONTINUATION(c3)) {
+                goto invalid;
+            }
+            cp = (b & 0x07) << 18 | (c1 & 0x3F) << 12 | (c2 & 0x3F) << 6 | (c3 & 0x3F);
+            i += 4;
+        }
+        PyUnicode_WRITE(kind, data, k++, cp);
+    }
+invalid:
+    *written = k;
+    return i;
+}
+
 /* Copies s[i:] to out[j:] while it is ASCII, sixteen bytes at a time where SSE2 is there (a
- * block is stored whole: its bytes after the first non-ASCII one are written over later, and
+ * block is stored whole: its bytes after the first non-ASCII one are not wanted, and
  * j + 16 <= i + 16 <= n keeps the store inside an output of n characters), then one by one;
  * returns where it stopped in s (n, or a byte 0x80-0xFF), having moved j as far. */
 static ALWAYS_INLINE Py_ssize_t
@@ -1576,20 +1751,97 @@ copy_ascii(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_UCS1 *out, Py_
     return i;
 }
 
-/* Whether s[i:] starts with the two bytes of a character U+0080-U+00FF (C2 or C3, then
- * 80-BF), which every conforming decoder reads the same. */
+/* Whether s[i:] (s[0:n]) starts with the two bytes of a character U+0080-U+00FF (C2 or C3,
+ * then 80-BF). */
 #define LATIN_PAIR(s, n, i) \
-    (((s)[i] == 0xC2 || (s)[i] == 0xC3) && (i) + 1 < (n) && ((s)[(i) + 1] & 0xC0) == 0x80)
+    (((s)[i] == 0xC2 || (s)[i] == 0xC3) && (i) + 1 < (n) && CONTINUATION((s)[(i) + 1]))
 
-/* decode_utf8_from(data, start): data[start:] decoded as UTF-8 (errors="replace"), without
- * copying it first: the text after a UTF-8 BOM. CPython's decoder reads ASCII a word at a
- * time only from an 8-byte aligned address (from another, as three bytes into a body, it
- * checks the run and copies it after), then goes byte by byte through a text with accented
- * letters. Here ASCII is checked and copied in one pass (copy_ascii), and each LATIN_PAIR
- * is written as its Latin-1 character. At any other byte 0x80-0xFF (a character above
- * U+00FF, or an error: where a character ends, so that decoding on from there reads as the
- * whole would), CPython's decoder takes over: before the middle, for the whole remainder
- * again; past it, for the rest, joined to the text so far (the cheaper of the two copies). */
+/* s[0:n] decoded as UTF-8 with errors="replace". First in one pass as if it held nothing but
+ * ASCII and characters U+0080-U+00FF (LATIN_PAIR), into a str of n characters (an ASCII one
+ * while all is ASCII, copied as it is checked by copy_ascii): a page of such text is one pass.
+ * From the first other byte on, utf8_measure of the rest, then utf8_write into a str of that
+ * length and kind, the text so far copied in. At an error past the middle, the characters
+ * before it (the decoder is in its initial state between characters) are joined to CPython's
+ * decoding of the rest, a copy of the text so far instead of decoding it again; before the
+ * middle, CPython's decoder decodes the whole input. */
+static PyObject *
+utf8_decode(const unsigned char *s, Py_ssize_t n)
+{
+    PyObject *text = PyUnicode_New(n, 0x7F);
+    if (text == NULL) {
+        return NULL;
+    }
+    Py_ssize_t k = 0, i = copy_ascii(s, n, 0, PyUnicode_1BYTE_DATA(text), &k);
+    if (i < n && LATIN_PAIR(s, n, i)) {
+        PyObject *latin = PyUnicode_New(n, 0xFF);
+        if (latin == NULL) {
+            Py_DECREF(text);
+            return NULL;
+        }
+        Py_UCS1 *out = PyUnicode_1BYTE_DATA(latin);
+        memcpy(out, PyUnicode_1BYTE_DATA(text), (size_t)k);
+        Py_SETREF(text, latin);
+        do {
+            out[k++] = (Py_UCS1)((s[i] & 0x1F) << 6 | (s[i + 1] & 0x3F));
+            i = copy_ascii(s, n, i + 2, out, &k);
+        } while (i < n && LATIN_PAIR(s, n, i));
+    }
+    if (i == n) {
+        if (k < n && PyUnicode_Resize(&text, k) < 0) {
+            Py_CLEAR(text);
+        }
+        return text;
+    }
+    /* The text so far kept as long as it is (the str of n characters is not held while the
+     * next is made), then the rest measured and written unless a byte never in UTF-8 is there
+     * (random bytes). */
+    if (PyUnicode_Resize(&text, k) < 0) {
+        Py_CLEAR(text);
+        return NULL;
+    }
+    Py_ssize_t length, written = k, stop = i;
+    Py_UCS4 maxchar;
+    if (utf8_measure(s + i, n - i, &length, &maxchar)) {
+        PyObject *wide = PyUnicode_New(k + length, maxchar);
+        if (wide == NULL || PyUnicode_CopyCharacters(wide, 0, text, 0, k) < 0) {
+            Py_DECREF(text);
+            Py_XDECREF(wide);
+            return NULL;
+        }
+        Py_SETREF(text, wide);
+        void *data = PyUnicode_DATA(text);
+        length += k;
+        switch (PyUnicode_KIND(text)) {
+        case PyUnicode_1BYTE_KIND:
+            stop = utf8_write(s, n, i, data, k, length, &written, PyUnicode_1BYTE_KIND);
+            break;
+        case PyUnicode_2BYTE_KIND:
+            stop = utf8_write(s, n, i, data, k, length, &written, PyUnicode_2BYTE_KIND);
+            break;
+        default:
+            stop = utf8_write(s, n, i, data, k, length, &written, PyUnicode_4BYTE_KIND);
+            break;
+        }
+        if (stop == n) {
+            return text;
+        }
+    }
+    if (stop < n - stop) { /* decoding the part before again costs less than a copy after */
+        Py_DECREF(text);
+        return PyUnicode_DecodeUTF8((const char *)s, n, "replace");
+    }
+    /* The text so far as a str of its own kind (the measured one may be wider). */
+    PyObject *before = PyUnicode_Substring(text, 0, written);
+    Py_DECREF(text);
+    PyObject *rest = PyUnicode_DecodeUTF8((const char *)s + stop, n - stop, "replace");
+    PyObject *whole = before == NULL || rest == NULL ? NULL : PyUnicode_Concat(before, rest);
+    Py_XDECREF(before);
+    Py_XDECREF(rest);
+    return whole;
+}
+
+/* decode_utf8_from(data, start): data[start:] decoded as UTF-8 (errors="replace") without a
+ * copy of it: start is 0, or 3 for the text after a UTF-8 BOM. */
 static PyObject *
 speedups_decode_utf8_from(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1606,42 +1858,7 @@ speedups_decode_utf8_from(PyObject *module, PyObject *const *args, Py_ssize_t na
         return NULL;
     }
     start = start < 0 ? 0 : start > view.len ? view.len : start;
-    const unsigned char *s = (const unsigned char *)view.buf + start;
-    Py_ssize_t n = view.len - start, i, j = 0;
-    PyObject *text = PyUnicode_New(n, 127); /* while all ASCII, then the Latin-1 one */
-    if (text == NULL) {
-        goto done;
-    }
-    i = copy_ascii(s, n, 0, PyUnicode_1BYTE_DATA(text), &j);
-    if (i < n && LATIN_PAIR(s, n, i)) {
-        PyObject *latin = PyUnicode_New(n, 255);
-        if (latin == NULL) {
-            Py_CLEAR(text);
-            goto done;
-        }
-        Py_UCS1 *out = PyUnicode_1BYTE_DATA(latin);
-        memcpy(out, PyUnicode_1BYTE_DATA(text), (size_t)j);
-        Py_SETREF(text, latin);
-        do {
-            out[j++] = (Py_UCS1)(((s[i] & 0x1F) << 6) | (s[i + 1] & 0x3F));
-            i = copy_ascii(s, n, i + 2, out, &j);
-        } while (i < n && LATIN_PAIR(s, n, i));
-    }
-    if (i < n && i < n - i) {
-        Py_SETREF(text, PyUnicode_DecodeUTF8((const char *)s, n, "replace"));
-        goto done;
-    }
-    if (j < n && PyUnicode_Resize(&text, j) < 0) {
-        Py_CLEAR(text);
-        goto done;
-    }
-    if (i < n) {
-        PyObject *rest = PyUnicode_DecodeUTF8((const char *)s + i, n - i, "replace");
-        PyObject *whole = rest == NULL ? NULL : PyUnicode_Concat(text, rest);
-        Py_XDECREF(rest);
-        Py_SETREF(text, whole);
-    }
-done:
+    PyObject *text = utf8_decode((const unsigned char *)view.buf + start, view.len - start);
     PyBuffer_Release(&view);
     return text;
 }
@@ -1720,7 +1937,8 @@ PyDoc_STRVAR(first_high_byte_doc,
 
 PyDoc_STRVAR(decode_utf8_from_doc,
              "decode_utf8_from(data, start) -> str\n\n"
-             "data[start:] decoded as UTF-8 with errors=\"replace\", without a copy of it.");
+             "data[start:] decoded as UTF-8 with errors=\"replace\" (the same str as\n"
+             "bytes(data[start:]).decode(\"utf-8\", \"replace\")), without a copy of it.");
 
 PyDoc_STRVAR(high_byte_counts_doc,
              "high_byte_counts(data) -> (keys, counts)\n\n"

@@ -119,14 +119,16 @@ def decode_utf16(data: bytes | memoryview, big_endian: bool) -> str:
 
 
 def _decode_utf8_from(data: bytes, start: int) -> str:
-    return str(memoryview(data)[max(start, 0) :], "utf-8", "replace")
+    if start <= 0:
+        return str(data, "utf-8", "replace")
+    return str(memoryview(data)[start:], "utf-8", "replace")
 
 
-# ``data[start:]`` decoded as UTF-8 (error mode replacement) without a copy of it: the text
-# after a UTF-8 BOM. Compiled, ASCII is checked and copied in one pass and the two-byte
-# sequences of U+0080-U+00FF are written as they come (a 30 KB page after a BOM: some 2 us
-# where CPython's decoder, three bytes into the body, takes 5 for English and twice as long as
-# this for French); at any other byte above 0x7F, CPython's decoder takes the remainder.
+# ``data[start:]`` decoded as UTF-8 (error mode replacement: CPython's decoder, which replaces
+# maximal subparts as the spec does) without a copy of it; start is 0, or 3 after a UTF-8 BOM.
+# Compiled, two passes (the length and widest character, then the characters written into a
+# str made once; CPython's decoder for the whole input at an error), ASCII sixteen bytes at a
+# time: faster than CPython's decoder on every kind of valid text (docs/speed.md).
 decode_utf8_from: Callable[[bytes, int], str] = (
     _decode_utf8_from if compiled is None else compiled.decode_utf8_from
 )
@@ -136,7 +138,7 @@ def decode_without_bom(data: bytes, encoding: Encoding) -> str:
     """The spec's *decode without BOM* (error mode replacement), fast."""
     name = encoding.name
     if name == "UTF-8":
-        return data.decode("utf-8", "replace")
+        return decode_utf8_from(data, 0)
     if name == "UTF-16LE":
         return decode_utf16(data, False)
     if name == "UTF-16BE":

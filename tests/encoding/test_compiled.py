@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+from typing import Any
 
 import pytest
 
@@ -456,3 +457,114 @@ def test_decode_utf8_from_is_cpythons_decoder_from_start(compiled: bool) -> None
             check(data.replace("é".encode(), b"e").replace("à".encode(), b"a"), 3)
     check(bytearray(b"\xef\xbb\xbfcaf\xc3\xa9"), 3)  # type: ignore[arg-type]
     check(memoryview(b"\xef\xbb\xbfcaf\xc3\xa9"), 3)  # type: ignore[arg-type]
+
+
+# -- UTF-8 (decode_utf8_from: the length and widest character, then the characters written) --
+
+
+def _utf8_equal(data: bytes) -> None:
+    from scrapy_charset.encoding.fast import decode_utf8_from
+
+    expected = data.decode("utf-8", "replace")  # the spec's decoder (test_python_codec_exact)
+    text = decode_utf8_from(data, 0)
+    # Equal strings of CPython have the same kind: the narrowest holding their characters.
+    assert text == expected, data.hex()
+    assert sys.getsizeof(text) == sys.getsizeof(expected), data.hex()
+
+
+# One of every kind of sequence: each width of character (and of str: Latin-1, 2 and 4
+# bytes), the edges of the second byte's range after E0, ED, F0 and F4, and errors: a lone
+# continuation byte, overlong forms, a surrogate, beyond U+10FFFF, bytes never in UTF-8.
+UTF8_PIECES = [
+    "é".encode(), "ÿ".encode(), "Ā".encode(), "߿".encode(), "ࠀ".encode(), "“".encode(),
+    "€".encode(), "中".encode(), "\ufffd".encode(), "\uffff".encode(), "\U00010000".encode(),
+    "😀".encode(), "\U0010ffff".encode(), b"\xed\x9f\xbf", b"\xee\x80\x80",
+    b"\x80", b"\xbf", b"\xc0\x80", b"\xc1\xbf", b"\xc2", b"\xdf", b"\xe0\x80\x80",
+    b"\xe0\x9f\xbf", b"\xe0\xa0", b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xef\xbf",
+    b"\xf0\x80\x80\x80", b"\xf0\x8f\xbf\xbf", b"\xf0\x90\x80", b"\xf4\x90\x80\x80",
+    b"\xf4\x8f\xbf", b"\xf5\x80\x80\x80", b"\xf8", b"\xfe", b"\xff",
+]  # fmt: skip
+
+
+@needs_compiled
+def test_utf8_every_sequence_at_every_lane_and_across_blocks() -> None:
+    # The compiled passes read 64 and 16 bytes at a time: each piece at every place of texts
+    # of every width, from inside the first block to past several (and their tails), alone,
+    # twice, and cut short at the end.
+    for base in ("a" * 140, "é" * 70, "中" * 50, "😀" * 35, "aé中😀" * 14):
+        raw = base.encode()
+        for length in (*range(0, 72), 79, 80, 81, 127, 128, 129, 140):
+            text = raw[:length]
+            _utf8_equal(text)
+            for at in range(length + 1):
+                for piece in UTF8_PIECES:
+                    _utf8_equal(text[:at] + piece + text[at:])
+                    if at % 7 == 0:
+                        _utf8_equal(text[:at] + piece * 2 + text[at:])
+                        _utf8_equal(text[:at] + piece[:-1])
+
+
+@needs_compiled
+def test_utf8_every_lead_byte_before_every_byte() -> None:
+    for lead in range(0x80, 0x100):
+        for second in range(0x100):
+            pair = bytes((lead, second))
+            for before, after in ((b"", b""), (b"x" * 15, b"\x80"), (b"y" * 63, b"\x80\xbf")):
+                _utf8_equal(before + pair + after)
+            if lead >= 0xE0:
+                for third in (0x41, 0x7F, 0x80, 0xBF, 0xC0):
+                    for fourth in (b"", b"\x80", b"\xbf", b"A"):
+                        _utf8_equal(b"z" * 30 + pair + bytes((third,)) + fourth + b"w" * 20)
+
+
+@needs_compiled
+def test_utf8_random_bytes_and_texts_with_errors() -> None:
+    rng = random.Random("utf8")
+    _utf8_equal(_noise("utf8", 200_001, b"\x80\xbf\xc3\xe2\xf0"))
+    alphabets = [(0x20, 0x7F), (0x80, 0x100), (0x100, 0x800), (0x800, 0xD800), (0xE000, 0x10000),
+                 (0x10000, 0x110000)]  # fmt: skip
+    for _ in range(3_000):
+        chosen = rng.sample(alphabets, rng.randrange(1, 4))
+        text = "".join(chr(rng.randrange(*rng.choice(chosen))) for _ in range(rng.randrange(200)))
+        raw = bytearray(text.encode())
+        _utf8_equal(bytes(raw))
+        for _ in range(rng.randrange(4)):
+            at = rng.randrange(len(raw) + 1)
+            raw[at:at] = rng.choice([bytes((rng.randrange(0x80, 0x100),)), *UTF8_PIECES])
+        _utf8_equal(bytes(raw))
+        _utf8_equal(bytes(raw[: rng.randrange(len(raw) + 1)]))
+    assert cjk.compiled is not None
+    data = "Grüße, 世界 😀".encode()
+    for buffer in (bytearray(data), memoryview(data), memoryview(b"ab" + data)[2:]):
+        assert cjk.compiled.decode_utf8_from(buffer, 0) == "Grüße, 世界 😀"
+    assert cjk.compiled.decode_utf8_from(b"", 0) == ""
+    with pytest.raises(TypeError):
+        cjk.compiled.decode_utf8_from(data)  # type: ignore[call-arg]
+
+
+def test_utf8_pages_through_decode_and_without_the_compiled_module(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # decode_without_bom's UTF-8 (header- and meta-declared pages) and decode after a BOM use
+    # the one decoder; without the compiled module, CPython's.
+    from scrapy_charset.encoding import decode, fast
+
+    page = ("<p>Voilà “un” café, Привет, 日本語, 😀.</p>\n" * 500).encode()
+    cases = [page, page + b"\xff", page[:-5], b"", b"ascii only " * 300]
+    expected = [data.decode("utf-8", "replace") for data in cases]
+    calls: list[int] = []
+    for compiled in (True, False):
+        calls.clear()
+        decoder = fast.decode_utf8_from if compiled else fast._decode_utf8_from
+
+        def counted(data: bytes, start: int, decoder: Any = decoder) -> str:
+            calls.append(start)
+            return decoder(data, start)  # type: ignore[no-any-return]
+
+        monkeypatch.setattr(fast, "decode_utf8_from", counted)
+        for data, text in zip(cases, expected, strict=True):
+            assert fast.decode_without_bom(data, BY_NAME["UTF-8"]) == text
+            assert decode(data, "utf-8") == text
+            assert decode(b"\xef\xbb\xbf" + data, "windows-1252") == text
+            assert fast.decode_utf8_from(bytearray(data), 0) == text
+        assert calls == [0, 0, 3, 0] * len(cases)
