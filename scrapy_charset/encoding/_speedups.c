@@ -1549,19 +1549,19 @@ speedups_first_high_byte(PyObject *module, PyObject *const *args, Py_ssize_t nar
 
 /* ---- UTF-8: bytes.decode("utf-8", "replace"), the spec's decoder ----------------------------
  * Two passes, no widening and no realloc (after a leading run of ASCII and U+0080-U+00FF,
- * written as it is checked: utf8_decode). utf8_measure reads the input once, sixteen bytes at
- * a time where SSE2 is there, and learns the text's length and widest character as if the
- * input were valid: a character per byte that is not a continuation byte (80-BF), and its
- * widest from the highest byte (below 80 ASCII; below C4 a lead of U+0080-U+00FF at most;
- * below F0 U+FFFF at most; else beyond). utf8_write then writes the characters into a str
- * made once of that length and kind, validating each sequence as the spec does (the second
- * byte's range after E0, ED, F0 and F4), ASCII runs sixteen at a time. At the first invalid
- * sequence it stops, and CPython's decoder decodes the rest: errors are rare, and CPython's
- * error path is the spec's (maximal subparts, test_python_codec_exact); where a byte never in
- * UTF-8 (F5-FF) is there, CPython's decoder takes over after the leading ASCII run, with
- * nothing written. Valid input
- * gives the measured length exactly; invalid input never writes more characters than that,
- * as each character written takes at least one byte that is not a continuation byte. */
+ * written as it is checked: utf8_decode). utf8_measure reads the input once, 64 bytes at a
+ * time where SSE2 is there, and learns the text's length and widest character as if the input
+ * were valid: a character per byte that is not a continuation byte (80-BF), and its widest
+ * from the highest byte (below 80 ASCII; below C4 a lead of U+0080-U+00FF at most; below F0
+ * U+FFFF at most; else beyond). utf8_write then writes the characters into a str made once of
+ * that length and kind, validating each sequence as the spec does (the second byte's range
+ * after E0, ED, F0 and F4), ASCII runs sixteen at a time. At the first invalid sequence it
+ * stops, and CPython's decoder decodes the rest: errors are rare, and CPython's error path is
+ * the spec's (maximal subparts, test_python_codec_exact); where a byte never in UTF-8 (F5-FF)
+ * is there, CPython's decoder takes over with nothing written past the leading run (the
+ * measuring stops at the 64 bytes holding it). Valid input gives the measured length exactly; invalid input never writes more
+ * characters than that, as each character written takes at least one byte that is not a
+ * continuation byte. */
 
 #if defined(__SSE2__)
 /* The continuation bytes (80-BF: as signed bytes, those below (char)0xC0) of a block, added
