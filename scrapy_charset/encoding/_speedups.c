@@ -2037,6 +2037,45 @@ static const char *const META_HEAD_START_ONLY[] = {"html", "head", NULL};
 static const char *const META_RAW_TEXT[] = {"script", "style",   "title",    "textarea",
                                             "xmp",    "iframe",  "noembed", "noframes", NULL};
 
+/* Where a <script>'s text ends (late_meta._script_end): the tokenizer's script data states.
+ * "<!--" makes it escaped (its dashes count for "-->"), "<script" then double escaped, "-->"
+ * returns to script data, and "</script" ends it, or in the double escaped state goes back to
+ * escaped. */
+static Py_ssize_t
+meta_script_end(const unsigned char *s, Py_ssize_t n, Py_ssize_t i)
+{
+    int state = 0; /* 0 script data, 1 escaped, 2 double escaped */
+    while (i < n) {
+        if (s[i] == '-' && state != 0 && i + 2 < n && s[i + 1] == '-' && s[i + 2] == '>') {
+            state = 0;
+            i += 3;
+            continue;
+        }
+        if (s[i] == '<') {
+            if (state == 0 && i + 3 < n && s[i + 1] == '!' && s[i + 2] == '-' && s[i + 3] == '-') {
+                state = 1;
+                i += 2;
+                continue;
+            }
+            int end = i + 1 < n && s[i + 1] == '/';
+            Py_ssize_t name = i + 1 + end;
+            if (name + 6 < n && meta_is(s + name, 6, "script") &&
+                (meta_space(s[name + 6]) || s[name + 6] == '/' || s[name + 6] == '>')) {
+                if (end && state != 2) {
+                    return i;
+                }
+                if (end || state == 1) {
+                    state = end ? 1 : 2;
+                    i = name + 7;
+                    continue;
+                }
+            }
+        }
+        i++;
+    }
+    return n;
+}
+
 /* A <meta>'s attributes that matter: the last charset and content values (start -1: none)
  * and whether any http-equiv is content-type. */
 typedef struct {
@@ -2320,7 +2359,9 @@ meta_next(const unsigned char *s, Py_ssize_t n, Py_ssize_t position, int in_head
                     break;
                 }
                 const char *raw = meta_is_one_of(s + name, name_length, META_RAW_TEXT);
-                if (raw != NULL) {
+                if (raw == META_RAW_TEXT[0]) { /* "script" */
+                    position = meta_script_end(s, n, position);
+                } else if (raw != NULL) {
                     position = meta_raw_text_end(s, n, position, raw);
                 }
             }

@@ -73,6 +73,37 @@ def _raw_text_end(data: bytes, position: int, name: bytes) -> int:
     return len(data) if found is None else found.start()
 
 
+# A <script>'s text follows the tokenizer's script data states (measured in Chromium,
+# tests/data/chromium/documents_random.jsonl.gz, FINDINGS.md): "<!--" makes it "escaped", where
+# a "<script" start tag makes it "double escaped" and "-->" returns to plain script data; in
+# the double escaped state "</script" only goes back to "escaped". So in
+# ``<script><!-- <script> </script> <meta charset=x> --></script>`` the <meta> is script text.
+_SCRIPT_DATA = re.compile(rb"<!--|</script[\t\n\x0c\r />]", re.IGNORECASE)
+_SCRIPT_ESCAPED = re.compile(rb"-->|</?script[\t\n\x0c\r />]", re.IGNORECASE)
+_SCRIPT_DOUBLE_ESCAPED = re.compile(rb"-->|</script[\t\n\x0c\r />]", re.IGNORECASE)
+
+
+def _script_end(data: bytes, position: int) -> int:
+    """Where a ``<script>``'s text ends: at the ``</script`` that ends it, or the end of input."""
+    state = _SCRIPT_DATA
+    while True:
+        found = state.search(data, position)
+        if found is None:
+            return len(data)
+        token = found.group()
+        if token == b"-->":
+            state, position = _SCRIPT_DATA, found.end()
+        elif token == b"<!--":
+            # Its dashes count: "<!-->" and "<!--->" return to script data at once.
+            state, position = _SCRIPT_ESCAPED, found.end() - 2
+        elif token[1:2] != b"/":
+            state, position = _SCRIPT_DOUBLE_ESCAPED, found.end()
+        elif state is _SCRIPT_DOUBLE_ESCAPED:
+            state, position = _SCRIPT_ESCAPED, found.end()
+        else:
+            return found.start()
+
+
 # The next <meta> that may declare a charset: (offset of its "<", offset past its ">", the
 # value declared, whether that value is a ``content`` (else a ``charset``), in-head state after
 # it), or None where the scan ends.
@@ -116,7 +147,9 @@ def _next_meta(
             if not end_tag:
                 if name == b"plaintext":
                     return None
-                if name in _RAW_TEXT:
+                if name == b"script":
+                    position = _script_end(data, position)
+                elif name in _RAW_TEXT:
                     position = _raw_text_end(data, position, name)
         elif data.startswith(b"<!--", lt):
             # "<!-->" and "<!--->" close at once; otherwise the first "-->" or "--!>".

@@ -65,8 +65,8 @@ def assert_same(data: bytes, unconditional: int = PRESCAN_LIMIT) -> None:
                 )
 
 
-def _documents() -> list[bytes]:
-    with gzip.open(DATA / "chromium" / "documents.jsonl.gz", "rt", encoding="utf-8") as f:
+def _documents(name: str = "documents.jsonl.gz") -> list[bytes]:
+    with gzip.open(DATA / "chromium" / name, "rt", encoding="utf-8") as f:
         f.readline()
         return [base64.b64decode(json.loads(line)["body_b64"]) for line in f]
 
@@ -89,6 +89,15 @@ def test_every_recorded_document() -> None:
     for body in documents:
         assert_same(body)
         assert_same(body, unconditional=0)
+
+
+def test_every_random_document() -> None:
+    # Random documents (scripts/chromium/record_random.py): <meta> in script text with "<!--"
+    # and "<script" in it, among the rest.
+    documents = _documents("documents_random.jsonl.gz")
+    assert len(documents) > 1000
+    for body in documents:
+        assert_same(body)
 
 
 @pytest.mark.parametrize("body", _html5lib())
@@ -178,7 +187,7 @@ PIECES = [
     b"<!--", b"-->", b"--!>", b"<meta", b"<META", b"charset", b"Charset=", b"content=",
     b"http-equiv=", b"content-type", b"text/html;charset=utf-8", b"utf-8", b"bogus", b"<head",
     b"<html", b"<body", b"</head", b"<script", b"</script", b"<title", b"</title", b"<style",
-    b"</Style", b"<plaintext", b"<textarea", b"</", b"<link", b"<a",
+    b"</Style", b"<plaintext", b"<textarea", b"</", b"<link", b"<a", b"<SCRIPT/", b"</script >",
     # labels known and not, as the charset attribute or in content (spaces, case, quotes)
     b"charset=nope", b" UTF-8\x0c", b"charset = 'x'", b'charset="Latin1 ";', b";charset",
     b"\xe9", b"koi8-r", b"CHARSET",
