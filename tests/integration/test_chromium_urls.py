@@ -20,13 +20,10 @@ Two kinds of assertion:
 from __future__ import annotations
 
 import base64
-import gzip
 import html
-import json
 import re
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 from urllib.parse import unquote_to_bytes, urlsplit
 
@@ -40,11 +37,9 @@ from w3lib.url import safe_url_string
 from scrapy_charset.encoding import encode, output_encoding
 from scrapy_charset.integration.forms import form2request
 from scrapy_charset.integration.response import CharsetHtmlResponse
+from tests.support.chromium import read_recording
 
-FIXTURE = Path(__file__).parents[1] / "data" / "chromium" / "urls.jsonl.gz"
-with gzip.open(FIXTURE, "rt", encoding="utf-8") as _f:
-    BROWSER: dict[str, Any] = json.loads(_f.readline())
-    PAGES: list[dict[str, Any]] = [json.loads(line) for line in _f]
+BROWSER, PAGES = read_recording("urls.jsonl.gz")
 
 
 def _page_url(page: dict[str, Any]) -> str:

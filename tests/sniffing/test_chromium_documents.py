@@ -7,26 +7,19 @@ record_documents.py``; the measured rules are in ``tests/data/chromium/FINDINGS.
 from __future__ import annotations
 
 import base64
-import gzip
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from scrapy_charset.encoding import lookup
 from scrapy_charset.sniffing import Source, decode_html
+from tests.support.chromium import content_type_values, marker_in_source, read_recording
 
-FIXTURE = Path(__file__).parents[1] / "data" / "chromium" / "documents.jsonl.gz"
-MARKER_START = '<p id="m">'
-MARKER_END = "</p>"
 # Source text equals DOM text only without markup, references, CR and NUL.
 NOT_PLAIN_TEXT = set("<&\r\0")
 ASCII_WHITESPACE = "\t\n\x0c\r "
 
-with gzip.open(FIXTURE, "rt", encoding="utf-8") as _f:
-    BROWSER: dict[str, Any] = json.loads(_f.readline())
-    DOCUMENTS: list[dict[str, Any]] = [json.loads(line) for line in _f]
+BROWSER, DOCUMENTS = read_recording("documents.jsonl.gz")
 
 # Chromium rendered these as text/plain or XML: decode_html covers HTML documents only.
 # The xml_types group (XML media types) is checked through the middleware in
@@ -135,20 +128,6 @@ def chromium_text(document: dict[str, Any]) -> str | None:
     if text is not None and document["id"] in UTF16_TAIL_DROPPED:
         text += "\ufffd"
     return text
-
-
-def content_type_values(document: dict[str, Any]) -> list[str] | None:
-    values = [value for name, value in document["headers"] if name.lower() == "content-type"]
-    return values or None
-
-
-def marker_in_source(text: str) -> str | None:
-    start = text.find(MARKER_START)
-    if start < 0:
-        return None
-    start += len(MARKER_START)
-    end = text.find(MARKER_END, start)
-    return text[start:end] if end >= 0 else None
 
 
 def title_in_source(text: str) -> str | None:

@@ -12,9 +12,6 @@ valid UTF-8, which the project reads as UTF-8 by design.
 from __future__ import annotations
 
 import base64
-import gzip
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,15 +19,12 @@ import pytest
 from scrapy_charset.encoding import WINDOWS_1252, lookup
 from scrapy_charset.sniffing import Source, decode_html
 from scrapy_charset.sniffing.tld import chromium_tld_default, tld_of
+from tests.support.chromium import content_type_values, marker_in_source, read_recording
 
-FIXTURE = Path(__file__).parents[1] / "data" / "chromium" / "documents_random.jsonl.gz"
-MARKER_START = '<p id="m">'
 NOT_PLAIN_TEXT = set("<&\r\0")
 GUESSES = (Source.DETECTION, Source.TLD, Source.DEFAULT)
 
-with gzip.open(FIXTURE, "rt", encoding="utf-8") as _f:
-    BROWSER: dict[str, Any] = json.loads(_f.readline())
-    DOCUMENTS: list[dict[str, Any]] = [json.loads(line) for line in _f]
+BROWSER, DOCUMENTS = read_recording("documents_random.jsonl.gz")
 
 # Undeclared legacy pages (no declaration either side honours): both detectors guess, a
 # separate study (tests/sniffing/test_unknown_labels.py and others). Chromium's guess is listed.
@@ -64,20 +58,6 @@ BOTH_GUESS: dict[str, str] = {
 # from 127.0.0.1 and an ASCII page from .cn, Big5 for an ASCII page from .tw; without the NUL:
 # windows-1252, as decode_html gives). Measured: FINDINGS.md, "Random documents".
 NUL_CHINESE = {"r3-0120", "r4-0394", "r1-0175"}
-
-
-def content_type_values(document: dict[str, Any]) -> list[str] | None:
-    values = [value for name, value in document["headers"] if name.lower() == "content-type"]
-    return values or None
-
-
-def marker_in_source(text: str) -> str | None:
-    start = text.find(MARKER_START)
-    if start < 0:
-        return None
-    start += len(MARKER_START)
-    end = text.find("</p>", start)
-    return text[start:end] if end >= 0 else None
 
 
 def is_utf8(body: bytes) -> bool:

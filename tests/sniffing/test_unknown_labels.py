@@ -10,9 +10,6 @@ labels and runs its detector, as here.
 from __future__ import annotations
 
 import base64
-import gzip
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,11 +17,9 @@ import pytest
 from scrapy_charset.encoding import decode, lookup
 from scrapy_charset.sniffing import Source, decode_html
 from scrapy_charset.sniffing.detect import whatwg_encoding_for
+from tests.support.chromium import read_recording
 
-FIXTURE = Path(__file__).parents[1] / "data" / "chromium" / "unknown_labels.jsonl.gz"
-with gzip.open(FIXTURE, "rt", encoding="utf-8") as _f:
-    BROWSER: dict[str, Any] = json.loads(_f.readline())
-    DOCUMENTS: list[dict[str, Any]] = [json.loads(line) for line in _f]
+BROWSER, DOCUMENTS = read_recording("unknown_labels.jsonl.gz")
 
 # Labelled pages in a standard encoding where Chromium's reading is not followed: long German
 # Mac text is macintosh in Chromium, windows-1252 here (short German Mac text is windows-1252
@@ -175,10 +170,7 @@ def test_mac_text_is_judged_on_the_bytes_the_detector_read(ascii_before: int) ->
 # (``scripts/chromium/probe_unknown_labels.py``): 755 pages, 52 labels no browser knows, short,
 # medium and long, from 127.0.0.1 and from the language's country TLD; rules were written on the
 # ``dev`` half of the (label, language) pairs and checked on the ``held-out`` half.
-MORE_FIXTURE = FIXTURE.with_name("unknown_labels_more.jsonl.gz")
-with gzip.open(MORE_FIXTURE, "rt", encoding="utf-8") as _f:
-    MORE_BROWSER: dict[str, Any] = json.loads(_f.readline())
-    MORE: list[dict[str, Any]] = [json.loads(line) for line in _f]
+MORE_BROWSER, MORE = read_recording("unknown_labels_more.jsonl.gz")
 # Mac Roman Spanish, medium and long, and a short Italian text: Chromium's detector finds
 # macintosh (the true text), the project shows windows-1252 as for short Spanish Mac text (no
 # byte windows-1252 lacks).
@@ -345,10 +337,7 @@ def test_english_words_are_of_no_family() -> None:
 # probe_classes.py``): Russian DOS text with tables, Mac Roman text with and without a bullet,
 # English, Slovak, Slovene and Czech DOS text, DOS 855 text; short and long, from 127.0.0.1
 # and from the country's TLD.
-CLASSES_FIXTURE = FIXTURE.with_name("unknown_labels_classes.jsonl.gz")
-with gzip.open(CLASSES_FIXTURE, "rt", encoding="utf-8") as _f:
-    CLASSES_BROWSER: dict[str, Any] = json.loads(_f.readline())
-    CLASSES: list[dict[str, Any]] = [json.loads(line) for line in _f]
+CLASSES_BROWSER, CLASSES = read_recording("unknown_labels_classes.jsonl.gz")
 
 
 def _classes(prefix: str) -> list[dict[str, Any]]:
