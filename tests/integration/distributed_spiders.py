@@ -9,18 +9,7 @@ import scrapy
 from scrapy import signals
 from scrapy.exceptions import DontCloseSpider
 
-MARKER_START = '<p id="m">'
-MARKER_END = "</p>"
-
-
-def marker(text: str) -> str | None:
-    """The text of ``<p id="m">`` as written in the page's decoded source."""
-    start = text.find(MARKER_START)
-    if start < 0:
-        return None
-    start += len(MARKER_START)
-    end = text.find(MARKER_END, start)
-    return text[start:end] if end >= 0 else None
+from tests.support.chromium import marker_in_source as marker
 
 
 class SiteSpider(scrapy.Spider):
