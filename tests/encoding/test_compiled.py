@@ -505,6 +505,20 @@ def test_utf8_every_sequence_at_every_lane_and_across_blocks() -> None:
 
 
 @needs_compiled
+def test_utf8_latin_letters_between_ascii_runs_of_every_length() -> None:
+    # The leading run of ASCII and U+0080-U+00FF: letters one after the other, and ASCII runs
+    # of every length between them (shorter and longer than the eight bytes copied as a word,
+    # and the sixteen of a block), then the end, another character, or an error.
+    for gap in range(0, 40):
+        for letters in ("é", "ÿ€", "\xa0é", "Üß"):
+            for tail in (b"", "中".encode(), b"\xe9", b"\xc3", b"\x80", "😀".encode()):
+                body = ("x" * gap + letters) * 9
+                for cut in (0, 1, gap):
+                    _utf8_equal(body[cut:].encode() + tail)
+                    _utf8_equal(body.encode()[: len(body.encode()) - cut] + tail)
+
+
+@needs_compiled
 def test_utf8_every_lead_byte_before_every_byte() -> None:
     for lead in range(0x80, 0x100):
         for second in range(0x100):
