@@ -13,7 +13,7 @@ import re
 from .._regex import lazy_compile
 from ..encoding import UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, Encoding, decode, get_encoding
 from .decision import Source
-from .detect import PREFIX_BYTES, detection_window, text_sample
+from .detect import PREFIX_BYTES, detection_window, raw_fill_sample
 from .letters import LANGUAGES, LATIN_CANDIDATES, WORDS
 from .tld import chromium_tld_default, tld_default
 
@@ -279,7 +279,8 @@ def as_chromium_shows(
     detector picks for what the detector here found (:func:`_shown_for_detected`), and for
     nothing detected or valid UTF-8 (`utf8mb4`) the TLD's entry or windows-1252."""
     window = detection_window(data, PREFIX_BYTES)  # what the detectors read
-    sample = text_sample(window)
+    # (The sample the rules were measured on, a short page's text twice: see raw_fill_sample.)
+    sample = raw_fill_sample(window)
     if detecting and detected not in _NEVER_DETECTED_BY_CHROMIUM:
         by_text = _shown_for_text(sample, window, tld, detected)
         if by_text is not None:

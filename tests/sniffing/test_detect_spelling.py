@@ -301,3 +301,68 @@ def test_tonos_rule_counts_as_the_plain_pattern(encoding: str) -> None:
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
         data = text.encode(codec, "replace")
         assert len(rule[1].findall(data)) == len(plain.findall(data)), text
+
+
+# Short Slovene pages whose only non-ASCII letters are `č` `š` `ž`: windows-1252 reads `č` as
+# `è`, which French, Italian and Catalan write before a consonant or at a word's end, never
+# before `a` `e` `i` `u` (`včeraj` as `vèeraj`).
+_SLOVENE = (
+    "Vlada naj predlog zakona prevzame. Opozicija bo predlog kritizirala in izdala nove naloge."
+    " Naj predlog naj včeraj, resnični predlogi naj bojijo.",
+    "Predlog zakona je prispel včeraj. Nove naloge in resnični podatki.",
+    "Predlog: včeraj. Opozicija kritizira predlog in izdajanje dovoljenj.",
+)
+
+
+@pytest.mark.parametrize("text", _SLOVENE)
+@pytest.mark.parametrize("encoding", ["ISO-8859-2", "windows-1250"])
+def test_grave_e_before_a_vowel_is_no_french(text: str, encoding: str) -> None:
+    body = _page(text, encoding)
+    assert len(body) < 300
+    assert decode_html(body)[0] == decode(body, get_encoding(encoding))
+
+
+# A short Czech page whose only `ž` stands before `í` (ISO-8859-2 `nádraží`): windows-1250
+# reads it as `ľ`, a letter of Slovak only, which Slovak does not write before `e` `i` `í`
+# (`priateľ`, `priatelia`).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ceny jsou vcetne DPH. Obchod je otevren od pondeli do patku. Kde je nádraží?",
+        "Obchod je otevren od pondeli do patku. Ceny jsou vcetne DPH. Kde je nádraží?",
+    ],
+)
+def test_soft_l_before_a_front_vowel_is_no_slovak(text: str) -> None:
+    body = _page(text, "ISO-8859-2")
+    assert decode_html(body)[0] == decode(body, get_encoding("ISO-8859-2"))
+    assert reading_score(b"n\xe1dra\xbe\xed", "windows-1250") < reading_score(
+        b"n\xe1dra\xbe\xed", "ISO-8859-2"
+    )
+
+
+# Spanish dialogue opens a line with a dash (windows-1252 0x97 `—`, 0x96 `–`) right before the
+# `¿` `¡`: the mark still opens a clause (not Greek `Ώ`, not a Shift_JIS lead byte).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "—¿Cinco ó seis?",
+        "—¿Es verdad?",
+        "—¿Y tu hermano? —Bien.",
+        "Dijo: —¿Vienes? —No.",
+        "–¿Uno ó dos? –Dos.",
+    ],
+)
+@pytest.mark.parametrize("url", _URLS)
+def test_a_dash_before_an_inverted_mark(text: str, url: str | None) -> None:
+    body = _page(text, "windows-1252")
+    assert _decodes_right(body, "windows-1252", url)
+
+
+# The sample starts at a word's start: a letter or a mark there counts as after a space (the
+# windows-1255 reading of Macedonian `Градската` starts with a vowel point, `ד` with no letter
+# before it).
+@pytest.mark.parametrize("word", ["Градската библиотека", "Битола"])
+def test_the_sample_start_is_a_word_start(word: str) -> None:
+    sample = word.encode("cp1251")
+    for encoding in ("windows-1255", "windows-1251", "windows-1252"):
+        assert reading_score(sample, encoding) == reading_score(b" " + sample, encoding)

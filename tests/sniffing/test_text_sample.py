@@ -26,17 +26,24 @@ _HIGH = re.compile(rb"[\x80-\xff]")
 
 
 def reference_sample(data: bytes, limit: int = SAMPLE_BYTES) -> bytes:
-    """The text nodes holding non-ASCII bytes, found by a pattern (the former text_sample)."""
+    """The text nodes holding non-ASCII bytes, found by a pattern (the former text_sample),
+    then, under ``limit``, the bytes from shortly before the first non-ASCII byte that no
+    such node holds."""
     sample = bytearray()
+    taken = []
     for match in _TEXT_NODE.finditer(data):
-        sample += data[max(match.start(1), match.end(1) - 128) : match.end()] + b"\n"
+        span = (max(match.start(1), match.end(1) - 128), match.end())
+        sample += data[span[0] : span[1]] + b"\n"
+        taken.append(span)
         if len(sample) >= limit:
             break
     if len(sample) < limit:
         first = _HIGH.search(data)
         if first is not None:
             start = max(data.rfind(b">", 0, first.start()) + 1, first.start() - 128)
-            sample += data[start : start + limit - len(sample)]
+            held = set().union(*(range(a, b) for a, b in taken))
+            other = bytes(data[i] for i in range(start, len(data)) if i not in held)
+            sample += other[: limit - len(sample)]
     return _cut_at_safe_byte(bytes(sample), limit)
 
 
@@ -81,3 +88,48 @@ def test_first_high_byte(search: object) -> None:
             found = _HIGH.search(data, max(start, 0))
             expected = -1 if found is None else found.start()
             assert search(data, start) == expected, (data, start)  # type: ignore[operator]
+
+
+# A short page: its one text node is well under the sample's size, so the sample fills up
+# with the rest of the page, which held the node's text a second time.
+SHORT_CZECH = (
+    b"<html><head><title>Obchod</title></head><body><p>Obchod je otevren od pondeli do patku."
+    b" Ceny jsou vcetne DPH. Kde je n\xe1dra\xbe\xed?</p><img alt='Ko\xe8ka'></body></html>"
+)
+
+
+def test_a_short_page_is_sampled_once() -> None:
+    sample = text_sample(SHORT_CZECH)
+    # The words of the text node are counted once, its non-ASCII bytes too.
+    assert sample.count(b"jsou") == 1
+    assert sample.count(b"n\xe1dra\xbe\xed") == 1
+    assert len(sample.translate(None, bytes(range(0x80)))) == 4
+    # The bytes outside the node fill up the sample: the attribute's text is in it.
+    assert sample.count(b"alt='Ko\xe8ka'") == 1
+    # A node with a long ASCII start: 128 bytes of it before its first non-ASCII byte, and
+    # the filler, from there, has the tag after it only.
+    assert text_sample(b"<p>" + b"a" * 200 + b" caf\xe9</p>") == b"a" * 124 + b" caf\xe9\n</p>"
+
+
+UNIQUE_PIECES = [
+    "<p>{} caf\xe9 {}</p>", "<a title='{} \xe9t\xe9'>{}</a>", "<!-- {} \xe9 {} -->", "{} ",
+    "<script>if (a < b) s = '{} \xe9 {}'</script>", "<", ">", "{} \xe9\xe9 {}", "<p>{}</p>",
+    "x" * 130 + " {} \xe9",
+]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(UNIQUE_PIECES), max_size=40),
+       st.sampled_from([SAMPLE_BYTES, 300, 40]))
+def test_no_byte_of_the_page_is_sampled_twice(templates: list[str], limit: int) -> None:
+    # Every word of the page is another (w0000, w0001, ...): none may be in the sample twice,
+    # and the sample has no more non-ASCII bytes than the page.
+    words = (f"w{n:04d}" for n in range(10000))
+    body = "".join(t.format(next(words), next(words)) for t in templates).encode("latin-1")
+    sample = text_sample(body, limit)
+    for word in set(re.findall(rb"w\d{4}", sample)):
+        assert sample.count(word) == 1, (body, sample, word)
+    high = bytes(range(0x80, 0x100))
+    assert len(sample) - len(sample.translate(None, high)) <= len(body) - len(
+        body.translate(None, high)
+    )
