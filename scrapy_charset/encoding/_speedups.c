@@ -36,6 +36,13 @@ enum { SHIFT_JIS = 0, EUC_KR = 1, BIG5 = 2, EUC_JP = 3, GB18030 = 4, ISO_2022_JP
 #define ALWAYS_INLINE inline
 #endif
 
+/* A condition that is seldom true: its branch is laid out away from the path that is taken. */
+#if defined(__GNUC__) || defined(__clang__)
+#define UNLIKELY(condition) __builtin_expect(!!(condition), 0)
+#else
+#define UNLIKELY(condition) (condition)
+#endif
+
 /* How a decoder's output is handled: written as 2-byte characters (UCS2: stops at the unit
  * that gives a character beyond U+FFFF), written as 4-byte characters, or only scanned for
  * where the input can be cut (SCAN). Each decoder is inlined once per mode, so the mode costs
@@ -1548,20 +1555,21 @@ speedups_first_high_byte(PyObject *module, PyObject *const *args, Py_ssize_t nar
 }
 
 /* ---- UTF-8: bytes.decode("utf-8", "replace"), the spec's decoder ----------------------------
- * Two passes, no widening and no realloc (after a leading run of ASCII and U+0080-U+00FF,
- * written as it is checked: utf8_decode). utf8_measure reads the input once, 64 bytes at a
- * time where SSE2 is there, and learns the text's length and widest character as if the input
- * were valid: a character per byte that is not a continuation byte (80-BF), and its widest
- * from the highest byte (below 80 ASCII; below C4 a lead of U+0080-U+00FF at most; below F0
- * U+FFFF at most; else beyond). utf8_write then writes the characters into a str made once of
- * that length and kind, validating each sequence as the spec does (the second byte's range
- * after E0, ED, F0 and F4), ASCII runs sixteen at a time. At the first invalid sequence it
- * stops, and CPython's decoder decodes the rest: errors are rare, and CPython's error path is
- * the spec's (maximal subparts, test_python_codec_exact); where a byte never in UTF-8 (F5-FF)
- * is there, CPython's decoder takes over with nothing written past the leading run (the
- * measuring stops at the 64 bytes holding it). Valid input gives the measured length exactly; invalid input never writes more
- * characters than that, as each character written takes at least one byte that is not a
- * continuation byte. */
+ * Written into a str made once at its length and kind: no widening, no realloc. After a
+ * leading run of ASCII and U+0080-U+00FF, written as it is checked (utf8_decode), the rest is
+ * first taken to be valid, as most pages are: utf8_measure reads it once, 64 bytes at a time
+ * where SSE2 is there, and learns its length and widest character were it valid (a character
+ * per byte that is not a continuation byte, 80-BF; the widest from the highest byte: below 80
+ * ASCII, below C4 U+00FF at most, below F0 U+FFFF at most, else beyond), and utf8_write
+ * writes it, validating each sequence as the spec does (the second byte's range after E0, ED,
+ * F0 and F4: utf8_second), and stops at the first invalid one (it never writes more
+ * characters than measured: each takes a byte that is not a continuation byte). From there,
+ * or at once where a byte never in UTF-8 (F5-FF) is there (random bytes: the measuring stops
+ * at the 64 bytes holding it), the spec's error path: utf8_count counts the characters of the
+ * rest, one U+FFFD for each error (a maximal subpart), which makes the str at least a 2-byte
+ * one, sixteen bytes at a time (a character for each byte not taken into a sequence before it,
+ * which needs no step from sequence to sequence), and utf8_write writes the rest after the
+ * text so far, a U+FFFD for each error. */
 
 #if defined(__SSE2__)
 /* The continuation bytes (80-BF: as signed bytes, those below (char)0xC0) of a block, added
@@ -1635,17 +1643,31 @@ utf8_measure(const unsigned char *s, Py_ssize_t n, Py_ssize_t *length, Py_UCS4 *
 
 #define CONTINUATION(b) (((b) & 0xC0) == 0x80)
 
-/* Writes the text of s[i:n] into data from character k on (a str of the kind and length
- * utf8_measure gave, holding the text of s[0:i] in its first k characters already), stopping
- * at the first invalid sequence: returns where it stopped in s (n if valid) and sets *written
- * to the characters written in all. ASCII is written
- * sixteen characters at a time (widened to the kind) while sixteen more fit in the str; a
- * block's characters after its first non-ASCII byte are written over by the next ones. */
+/* Whether b is in the range of the byte after lead, a lead of a sequence (C2-F4; else never):
+ * A0-BF after E0, 80-9F after ED (no surrogates), 90-BF after F0, 80-8F after F4 (no more
+ * than U+10FFFF), else 80-BF. */
+static ALWAYS_INLINE int
+utf8_second(unsigned lead, unsigned b)
+{
+    return lead >= 0xC2 && lead <= 0xF4 &&
+           b >= (lead == 0xE0 ? 0xA0u : lead == 0xF0 ? 0x90u : 0x80u) &&
+           b <= (lead == 0xED ? 0x9Fu : lead == 0xF4 ? 0x8Fu : 0xBFu);
+}
+
+/* Writes the text of s[i:n] into data from character k on (a str of the given kind and
+ * length, holding the text of s[0:i] in its first k characters already), each sequence
+ * validated as the spec does (utf8_second): with replace, one U+FFFD for each invalid
+ * sequence's maximal subpart (the lead, the second byte if in range, the third if a
+ * continuation byte: the str then is as long as utf8_count says); else stopping at the first
+ * invalid sequence. Returns where it stopped in s (n if it did not) and sets *written to the
+ * characters written in all. ASCII is written sixteen characters at a time (widened to the
+ * kind) while sixteen more fit in the str; a block's characters after its first non-ASCII
+ * byte are written over by the next ones. */
 static ALWAYS_INLINE Py_ssize_t
 utf8_write(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *data, Py_ssize_t k,
-           Py_ssize_t length, Py_ssize_t *written, const int kind)
+           Py_ssize_t length, Py_ssize_t *written, const int kind, const int replace)
 {
-    while (i < n) {
+    while (i < n && (!replace || k < length)) {
         Py_UCS4 b = s[i], cp;
         if (b < 0x80) {
 #if defined(__SSE2__)
@@ -1687,39 +1709,152 @@ utf8_write(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *data, Py_ss
             continue;
         }
         if (b < 0xE0) { /* C2-DF, then one continuation byte */
-            if (b < 0xC2 || i + 1 >= n || !CONTINUATION(s[i + 1])) {
+            if (UNLIKELY(b < 0xC2 || i + 1 >= n || !CONTINUATION(s[i + 1]))) {
                 goto invalid;
             }
             cp = (b & 0x1F) << 6 | (s[i + 1] & 0x3F);
             i += 2;
         } else if (b < 0xF0) { /* E0-EF: A0-BF after E0, 80-9F after ED (no surrogates) */
-            if (i + 2 >= n) {
+            if (UNLIKELY(i + 2 >= n)) {
                 goto invalid;
             }
             Py_UCS4 c1 = s[i + 1], c2 = s[i + 2];
-            if (c1 < (b == 0xE0 ? 0xA0 : 0x80) || c1 > (b == 0xED ? 0x9F : 0xBF) ||
-                !CONTINUATION(c2)) {
+            if (UNLIKELY(c1 < (b == 0xE0 ? 0xA0 : 0x80) || c1 > (b == 0xED ? 0x9F : 0xBF) ||
+                         !CONTINUATION(c2))) {
                 goto invalid;
             }
             cp = (b & 0x0F) << 12 | (c1 & 0x3F) << 6 | (c2 & 0x3F);
             i += 3;
         } else { /* F0-F4: 90-BF after F0, 80-8F after F4 (no more than U+10FFFF) */
-            if (b > 0xF4 || i + 3 >= n) {
+            if (UNLIKELY(b > 0xF4 || i + 3 >= n)) {
                 goto invalid;
             }
             Py_UCS4 c1 = s[i + 1], c2 = s[i + 2], c3 = s[i + 3];
-            if (c1 < (b == 0xF0 ? 0x90 : 0x80) || c1 > (b == 0xF4 ? 0x8F : 0xBF) ||
-                !CONTINUATION(c2) || !CONTINUATION(c3)) {
+            if (UNLIKELY(c1 < (b == 0xF0 ? 0x90 : 0x80) || c1 > (b == 0xF4 ? 0x8F : 0xBF) ||
+                         !CONTINUATION(c2) || !CONTINUATION(c3))) {
                 goto invalid;
             }
             cp = (b & 0x07) << 18 | (c1 & 0x3F) << 12 | (c2 & 0x3F) << 6 | (c3 & 0x3F);
             i += 4;
         }
         PyUnicode_WRITE(kind, data, k++, cp);
+        continue;
+    invalid:
+        if (!replace) {
+            break;
+        }
+        /* The third byte is a continuation byte only after a lead F0-F4 here. */
+        i += i + 1 >= n || !utf8_second(b, s[i + 1]) ? 1
+             : i + 2 < n && CONTINUATION(s[i + 2]) ? 3
+                                                  : 2;
+        PyUnicode_WRITE(kind, data, k++, REPLACEMENT);
     }
-invalid:
     *written = k;
     return i;
+}
+
+/* Whether s[p] is taken into the sequence of a lead before it, from (where the decoder is
+ * between characters) on: a continuation byte that is the second byte in range after a lead,
+ * or the third after a lead E0-F4 and a second byte in range, or the fourth after a lead F0-F4,
+ * a second byte in range and a continuation byte (valid or cut short, the maximal subpart).
+ * Every other byte begins a character (an error is one U+FFFD). */
+static ALWAYS_INLINE int
+utf8_taken(const unsigned char *s, Py_ssize_t from, Py_ssize_t p)
+{
+    return CONTINUATION(s[p]) &&
+           ((p - 1 >= from && utf8_second(s[p - 1], s[p])) ||
+            (p - 2 >= from && s[p - 2] >= 0xE0 && utf8_second(s[p - 2], s[p - 1])) ||
+            (p - 3 >= from && s[p - 3] >= 0xF0 && utf8_second(s[p - 3], s[p - 2]) &&
+             CONTINUATION(s[p - 1])));
+}
+
+/* Whether s[p] ends a character beyond U+FFFF (F0-F4, a second byte in range, two
+ * continuation bytes), from on. */
+#define UTF8_FOURTH(s, from, p)                                                              \
+    ((p) - 3 >= (from) && (s)[(p) - 3] >= 0xF0 && utf8_second((s)[(p) - 3], (s)[(p) - 2]) && \
+     CONTINUATION((s)[(p) - 1]) && CONTINUATION((s)[p]))
+
+#if defined(__SSE2__)
+/* Where v is in lo-hi (bytes as unsigned): 0xFF, else 0. */
+static ALWAYS_INLINE __m128i
+in_range_x16(__m128i v, __m128i lo, __m128i hi)
+{
+    return _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, lo), v),
+                         _mm_cmpeq_epi8(_mm_min_epu8(v, hi), v));
+}
+
+/* utf8_second of sixteen leads and the sixteen bytes after them: 0xFF where true. */
+static ALWAYS_INLINE __m128i
+utf8_second_x16(__m128i lead, __m128i b)
+{
+    const __m128i bit10 = _mm_set1_epi8(0x10), bit20 = _mm_set1_epi8(0x20);
+    const __m128i e0 = _mm_cmpeq_epi8(lead, _mm_set1_epi8((char)0xE0));
+    const __m128i f0 = _mm_cmpeq_epi8(lead, _mm_set1_epi8((char)0xF0));
+    const __m128i ed = _mm_cmpeq_epi8(lead, _mm_set1_epi8((char)0xED));
+    const __m128i f4 = _mm_cmpeq_epi8(lead, _mm_set1_epi8((char)0xF4));
+    /* 80 | 20 after E0, | 10 after F0; BF less 20 after ED, less 30 after F4 */
+    const __m128i lo = _mm_or_si128(_mm_set1_epi8((char)0x80),
+                                    _mm_or_si128(_mm_and_si128(e0, bit20), _mm_and_si128(f0, bit10)));
+    const __m128i hi = _mm_andnot_si128(
+        _mm_or_si128(_mm_and_si128(ed, bit20), _mm_and_si128(f4, _mm_set1_epi8(0x30))),
+        _mm_set1_epi8((char)0xBF));
+    return _mm_and_si128(in_range_x16(lead, _mm_set1_epi8((char)0xC2), _mm_set1_epi8((char)0xF4)),
+                         in_range_x16(b, lo, hi));
+}
+#endif
+
+/* The length of the text of s[i:n] where it is not valid (a character per byte not taken into
+ * the sequence before it, utf8_taken; each error one U+FFFD) and a character as wide as its
+ * widest: U+FFFD, or U+10FFFF where a character beyond U+FFFF is there. Sixteen bytes at a
+ * time where SSE2 is there, passed over at once where ASCII. */
+static void
+utf8_count(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_ssize_t *length,
+           Py_UCS4 *maxchar)
+{
+    Py_ssize_t p = i, taken = 0;
+    int astral = 0;
+    for (; p < n && p < i + 3; p++) {
+        taken += utf8_taken(s, i, p);
+        astral |= UTF8_FOURTH(s, i, p);
+    }
+#if defined(__SSE2__)
+    const __m128i c0 = _mm_set1_epi8((char)0xC0), e0 = _mm_set1_epi8((char)0xE0),
+                  f0 = _mm_set1_epi8((char)0xF0);
+    __m128i fourth = _mm_setzero_si128();
+    while (p + 16 <= n) {
+        __m128i counts = _mm_setzero_si128();
+        for (int blocks = 0; blocks < 255 && p + 16 <= n; blocks++, p += 16) {
+            /* a block and the three bytes before it (p - 3 >= i) */
+            const __m128i x = _mm_loadu_si128((const __m128i *)(s + p));
+            if (_mm_movemask_epi8(x) == 0) {
+                continue;
+            }
+            const __m128i y = _mm_loadu_si128((const __m128i *)(s + p - 1));
+            const __m128i z = _mm_loadu_si128((const __m128i *)(s + p - 2));
+            const __m128i w = _mm_loadu_si128((const __m128i *)(s + p - 3));
+            const __m128i x_continues = _mm_cmplt_epi8(x, c0);
+            const __m128i after_w = _mm_and_si128(
+                _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(w, f0), w), utf8_second_x16(w, z)),
+                _mm_cmplt_epi8(y, c0));
+            const __m128i after_z = _mm_and_si128(_mm_cmpeq_epi8(_mm_max_epu8(z, e0), z),
+                                                  utf8_second_x16(z, y));
+            const __m128i after_y = utf8_second_x16(y, x);
+            /* 0xFF (-1) where taken: subtracted, a count per lane */
+            counts = _mm_sub_epi8(counts, _mm_and_si128(x_continues,
+                                                        _mm_or_si128(_mm_or_si128(after_y, after_z),
+                                                                     after_w)));
+            fourth = _mm_or_si128(fourth, _mm_and_si128(after_w, x_continues));
+        }
+        taken += lane_sum(counts);
+    }
+    astral |= _mm_movemask_epi8(fourth) != 0;
+#endif
+    for (; p < n; p++) {
+        taken += utf8_taken(s, i, p);
+        astral |= UTF8_FOURTH(s, i, p);
+    }
+    *length = n - i - taken;
+    *maxchar = astral ? 0x10FFFF : 0xFFFD;
 }
 
 /* Copies s[i:] to out[j:] while it is ASCII, sixteen bytes at a time where SSE2 is there (a
@@ -1781,14 +1916,45 @@ copy_latin(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_UCS1 *out, Py_
     return i;
 }
 
+/* A str of the given length and widest character with the first k characters of text (which
+ * then is released), s[i:n] written into it after them by utf8_write of its kind; *stop is
+ * where that stopped (n but where not replace and s[i:n] is not valid), *written the
+ * characters then written in all. */
+static PyObject *
+utf8_write_after(PyObject *text, Py_ssize_t k, Py_ssize_t length, Py_UCS4 maxchar,
+                 const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_ssize_t *stop,
+                 Py_ssize_t *written, const int replace)
+{
+    PyObject *result = PyUnicode_New(length, maxchar);
+    if (result == NULL || PyUnicode_CopyCharacters(result, 0, text, 0, k) < 0) {
+        Py_DECREF(text);
+        Py_XDECREF(result);
+        return NULL;
+    }
+    Py_DECREF(text);
+    void *data = PyUnicode_DATA(result);
+    switch (PyUnicode_KIND(result)) {
+    case PyUnicode_1BYTE_KIND:
+        *stop = utf8_write(s, n, i, data, k, length, written, PyUnicode_1BYTE_KIND, replace);
+        break;
+    case PyUnicode_2BYTE_KIND:
+        *stop = utf8_write(s, n, i, data, k, length, written, PyUnicode_2BYTE_KIND, replace);
+        break;
+    default:
+        *stop = utf8_write(s, n, i, data, k, length, written, PyUnicode_4BYTE_KIND, replace);
+        break;
+    }
+    return result;
+}
+
 /* s[0:n] decoded as UTF-8 with errors="replace". First in one pass as if it held nothing but
  * ASCII and characters U+0080-U+00FF (LATIN_PAIR), into a str of n characters (an ASCII one
  * while all is ASCII, copied as it is checked by copy_ascii): a page of such text is one pass.
  * From the first other byte on, utf8_measure of the rest, then utf8_write into a str of that
- * length and kind, the text so far copied in. At an error past the middle, the characters
- * before it (the decoder is in its initial state between characters) are joined to CPython's
- * decoding of the rest, a copy of the text so far instead of decoding it again; before the
- * middle, CPython's decoder decodes the whole input. */
+ * length and kind, the text so far copied in. At an invalid sequence (the decoder is in its
+ * initial state between characters), utf8_count of the rest, then the text written so far
+ * copied into a str of the whole length and kind and the rest written after it, errors
+ * replaced. */
 static PyObject *
 utf8_decode(const unsigned char *s, Py_ssize_t n)
 {
@@ -1815,8 +1981,8 @@ utf8_decode(const unsigned char *s, Py_ssize_t n)
         return text;
     }
     /* The text so far kept as long as it is (the str of n characters is not held while the
-     * next is made), then the rest measured and written unless a byte never in UTF-8 is there
-     * (random bytes). */
+     * next is made), then the rest measured and written as valid unless a byte never in
+     * UTF-8 is there (random bytes). */
     if (PyUnicode_Resize(&text, k) < 0) {
         Py_CLEAR(text);
         return NULL;
@@ -1824,42 +1990,26 @@ utf8_decode(const unsigned char *s, Py_ssize_t n)
     Py_ssize_t length, written = k, stop = i;
     Py_UCS4 maxchar;
     if (utf8_measure(s + i, n - i, &length, &maxchar)) {
-        PyObject *wide = PyUnicode_New(k + length, maxchar);
-        if (wide == NULL || PyUnicode_CopyCharacters(wide, 0, text, 0, k) < 0) {
-            Py_DECREF(text);
-            Py_XDECREF(wide);
-            return NULL;
-        }
-        Py_SETREF(text, wide);
-        void *data = PyUnicode_DATA(text);
-        length += k;
-        switch (PyUnicode_KIND(text)) {
-        case PyUnicode_1BYTE_KIND:
-            stop = utf8_write(s, n, i, data, k, length, &written, PyUnicode_1BYTE_KIND);
-            break;
-        case PyUnicode_2BYTE_KIND:
-            stop = utf8_write(s, n, i, data, k, length, &written, PyUnicode_2BYTE_KIND);
-            break;
-        default:
-            stop = utf8_write(s, n, i, data, k, length, &written, PyUnicode_4BYTE_KIND);
-            break;
-        }
-        if (stop == n) {
+        text = utf8_write_after(text, k, k + length, maxchar, s, n, i, &stop, &written, 0);
+        if (text == NULL || stop == n) {
             return text;
         }
     }
-    if (stop < n - stop) { /* decoding the part before again costs less than a copy after */
+    /* s[i:stop] is valid: its widest character is measured exactly, and with the rest's
+     * (U+FFFD at least) gives the kind. */
+    Py_ssize_t before;
+    Py_UCS4 widest;
+    utf8_measure(s + i, stop - i, &before, &widest);
+    utf8_count(s, n, stop, &length, &maxchar);
+    maxchar = widest > maxchar ? widest : maxchar;
+    const Py_ssize_t whole = written + length;
+    text = utf8_write_after(text, written, whole, maxchar, s, n, stop, &stop, &written, 1);
+    if (text != NULL && (stop != n || written != whole)) { /* never: the two passes agree */
         Py_DECREF(text);
-        return PyUnicode_DecodeUTF8((const char *)s, n, "replace");
+        PyErr_SetString(PyExc_SystemError, "decode_utf8_from: the counted length was not written");
+        return NULL;
     }
-    /* The text so far as a str of its own kind (the measured one may be wider). */
-    PyObject *before = PyUnicode_Substring(text, 0, written);
-    Py_DECREF(text);
-    PyObject *rest = PyUnicode_DecodeUTF8((const char *)s + stop, n - stop, "replace");
-    PyObject *whole = before == NULL || rest == NULL ? NULL : PyUnicode_Concat(before, rest);
-    Py_XDECREF(before);
-    Py_XDECREF(rest);
-    return whole;
+    return text;
 }
 
 /* decode_utf8_from(data, start): data[start:] decoded as UTF-8 (errors="replace") without a
