@@ -423,7 +423,7 @@ def test_utf16_without_the_compiled_module(
 @pytest.mark.parametrize("compiled", [True, False])
 def test_decode_utf8_from_is_cpythons_decoder_from_start(compiled: bool) -> None:
     # ASCII across the 16-byte blocks, the two-byte characters of U+0080-U+00FF written as
-    # they come, and what hands over to CPython's decoder before or past the middle: every
+    # they come, and errors early or late (the error path after the text so far): every
     # other character (2, 3 and 4 bytes), lone and cut sequences, overlong forms, surrogates,
     # bytes that are never UTF-8; every start, negative and past the end; the same text and
     # the same kind of string (all ASCII or not).
@@ -554,6 +554,128 @@ def test_utf8_random_bytes_and_texts_with_errors() -> None:
     assert cjk.compiled.decode_utf8_from(b"", 0) == ""
     with pytest.raises(TypeError):
         cjk.compiled.decode_utf8_from(data)  # type: ignore[call-arg]
+
+
+# -- UTF-8 errors (the compiled error path: utf8_count, then utf8_write replacing errors) ----
+# Where an error is met: at the start (the leading run is empty), inside the first 16-byte block
+# and across a 16- and a 64-byte block, after a run of U+0080-U+00FF (the leading run), after a
+# 3-byte and a 4-byte character (the measured pass stops there: the text so far is copied into
+# a wider str); and what follows it: nothing (the end), ASCII, a continuation byte, a character
+# of another width.
+UTF8_BEFORE = [b"", b"a" * 13, b"b" * 62, "é".encode() * 9, "中".encode() * 5 + b"c",
+               "😀".encode() + b"d" * 30]  # fmt: skip
+UTF8_AFTER = [b"", b"z" * 20, b"\x80", "中".encode(), "é".encode()]
+
+
+@needs_compiled
+def test_utf8_errors_every_lead_before_every_byte_at_every_place() -> None:
+    for lead in range(0x80, 0x100):
+        for second in range(0x100):
+            pair = bytes((lead, second))
+            for before in UTF8_BEFORE:
+                for after in UTF8_AFTER:
+                    _utf8_equal(before + pair + after)
+
+
+@needs_compiled
+def test_utf8_errors_every_third_and_fourth_byte_in_every_lane() -> None:
+    # For each lead E0-F4 and second byte, every third byte: the 256 sequences back to back and
+    # each followed by an ASCII byte (every lane of the 16-byte blocks), and cut at the end; for
+    # F0-F4 and second and third bytes 80-BF, every fourth byte.
+    for lead in range(0xE0, 0xF5):
+        for second in range(0x100):
+            back_to_back = b"".join(bytes((lead, second, third)) for third in range(0x100))
+            spaced = b"".join(bytes((lead, second, third)) + b"x" for third in range(0x100))
+            for before in UTF8_BEFORE:
+                _utf8_equal(before + back_to_back)
+                _utf8_equal(before + spaced)
+            for third in (0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF):
+                _utf8_equal(b"q" * 17 + bytes((lead, second, third)))
+                _utf8_equal("中".encode() * 3 + bytes((lead, second, third)))
+    for lead in range(0xF0, 0xF5):
+        for second in range(0x80, 0xC0):
+            for third in range(0x80, 0xC0):
+                head = bytes((lead, second, third))
+                spaced = b"".join(head + bytes((fourth,)) + b"y" for fourth in range(0x100))
+                _utf8_equal(spaced)
+                _utf8_equal("é".encode() * 7 + spaced + head)
+
+
+@needs_compiled
+def test_utf8_errors_cut_short_at_the_end() -> None:
+    rng = random.Random("utf8 cut")
+    for character in ("é", "ÿ", "Ā", "߿", "中", "\uffff", "😀", "\U0010ffff"):
+        raw = character.encode()
+        for before in UTF8_BEFORE:
+            for cut in range(1, len(raw)):
+                _utf8_equal(before + raw[:cut])
+                _utf8_equal(before + raw[:cut] * 3)
+                _utf8_equal(before + raw * 40 + raw[:cut])
+    alphabets = [(0x20, 0x7F), (0x80, 0x800), (0x800, 0xD800), (0x10000, 0x110000)]
+    for _ in range(300):
+        low, high = rng.choice(alphabets)
+        raw = "".join(chr(rng.randrange(low, high)) for _ in range(rng.randrange(1, 300))).encode()
+        for cut in range(1, min(len(raw), 8) + 1):
+            _utf8_equal(raw[:-cut])
+
+
+@needs_compiled
+@pytest.mark.parametrize("seed", range(3))
+def test_utf8_errors_long_random_bytes(seed: int) -> None:
+    # Uniform bytes (F5-FF among them: no measured pass), the same without F5-FF (the measured
+    # pass, then the error path from the first error), and bytes that are mostly leads and
+    # continuation bytes at the edges of their ranges.
+    rng = random.Random(f"utf8 noise {seed}")
+    edges = b"\x80\x8f\x90\x9f\xa0\xbf\xc0\xc2\xdf\xe0\xe1\xed\xef\xf0\xf3\xf4\xf5AZ"
+    for size in (1, 2, 3, 4, 15, 16, 17, 19, 63, 64, 65, 67, 1000, 4099, 65_537, 300_001):
+        data = rng.randbytes(size)
+        _utf8_equal(data)
+        _utf8_equal(bytes(byte % 0xF5 for byte in data))
+        _utf8_equal(bytes(rng.choice(edges) for _ in range(size)))
+        _utf8_equal("中".encode() + data)
+
+
+@needs_compiled
+def test_utf8_errors_inserted_into_long_texts() -> None:
+    # Valid text of every width and mix, long enough for the passes' blocks, with one to five
+    # runs of random bytes inserted anywhere (a late error copies the text so far).
+    rng = random.Random("utf8 inserted")
+    alphabets = [(0x20, 0x7F), (0x80, 0x100), (0x100, 0x800), (0x800, 0xD800), (0xE000, 0x10000),
+                 (0x10000, 0x110000)]  # fmt: skip
+    for _ in range(400):
+        chosen = rng.sample(alphabets, rng.randrange(1, 4))
+        length = rng.randrange(50, 3000)
+        text = "".join(chr(rng.randrange(*rng.choice(chosen))) for _ in range(length))
+        raw = bytearray(text.encode())
+        for _ in range(rng.randrange(1, 6)):
+            at = rng.randrange(len(raw) + 1)
+            raw[at:at] = rng.randbytes(rng.randrange(1, 5))
+        _utf8_equal(bytes(raw))
+
+
+@needs_compiled
+def test_utf8_errors_from_buffers_and_after_a_bom() -> None:
+    from scrapy_charset.encoding.fast import decode_utf8_from
+
+    rng = random.Random("utf8 buffers")
+    wide = ("Привет, 世界 😀 " * 50).encode() + b"\xff" + "é".encode() * 30 + b"\xe2\x82"
+    cases = [b"caf\xe9 \xed\xa0\x80 \xe0\x80 \xf0\x9f\x98", rng.randbytes(5000), wide]
+    for data in cases:
+        expected = data.decode("utf-8", "replace")
+        for buffer in (bytearray(data), memoryview(data), memoryview(b"ab" + data)[2:]):
+            text = decode_utf8_from(buffer, 0)
+            assert (text, sys.getsizeof(text)) == (expected, sys.getsizeof(expected))
+        text = decode_utf8_from(bytearray(b"\xef\xbb\xbf" + data), 3)
+        assert (text, sys.getsizeof(text)) == (expected, sys.getsizeof(expected))
+    # From every start: the bytes before it (a lead, a second byte) are not read as part of the
+    # text, in the first block of the counting pass or after it.
+    edges = b"\x80\x90\xa0\xbf\xe0\xed\xf0\xf4\xffA"
+    for _ in range(20):
+        data = bytes(rng.choice(edges) for _ in range(rng.randrange(20, 90)))
+        for start in range(len(data) + 1):
+            expected = data[start:].decode("utf-8", "replace")
+            text = decode_utf8_from(data, start)
+            assert (text, sys.getsizeof(text)) == (expected, sys.getsizeof(expected)), (data, start)
 
 
 def test_utf8_pages_through_decode_and_without_the_compiled_module(
