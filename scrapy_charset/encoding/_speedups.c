@@ -36,13 +36,6 @@ enum { SHIFT_JIS = 0, EUC_KR = 1, BIG5 = 2, EUC_JP = 3, GB18030 = 4, ISO_2022_JP
 #define ALWAYS_INLINE inline
 #endif
 
-/* A condition that is seldom true: its branch is laid out away from the path that is taken. */
-#if defined(__GNUC__) || defined(__clang__)
-#define UNLIKELY(condition) __builtin_expect(!!(condition), 0)
-#else
-#define UNLIKELY(condition) (condition)
-#endif
-
 /* How a decoder's output is handled: written as 2-byte characters (UCS2: stops at the unit
  * that gives a character beyond U+FFFF), written as 4-byte characters, or only scanned for
  * where the input can be cut (SCAN). Each decoder is inlined once per mode, so the mode costs
@@ -1667,6 +1660,7 @@ static ALWAYS_INLINE Py_ssize_t
 utf8_write(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *data, Py_ssize_t k,
            Py_ssize_t length, Py_ssize_t *written, const int kind, const int replace)
 {
+next:
     while (i < n && (!replace || k < length)) {
         Py_UCS4 b = s[i], cp;
         if (b < 0x80) {
@@ -1709,45 +1703,46 @@ utf8_write(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *data, Py_ss
             continue;
         }
         if (b < 0xE0) { /* C2-DF, then one continuation byte */
-            if (UNLIKELY(b < 0xC2 || i + 1 >= n || !CONTINUATION(s[i + 1]))) {
+            if (b < 0xC2 || i + 1 >= n || !CONTINUATION(s[i + 1])) {
                 goto invalid;
             }
             cp = (b & 0x1F) << 6 | (s[i + 1] & 0x3F);
             i += 2;
         } else if (b < 0xF0) { /* E0-EF: A0-BF after E0, 80-9F after ED (no surrogates) */
-            if (UNLIKELY(i + 2 >= n)) {
+            if (i + 2 >= n) {
                 goto invalid;
             }
             Py_UCS4 c1 = s[i + 1], c2 = s[i + 2];
-            if (UNLIKELY(c1 < (b == 0xE0 ? 0xA0 : 0x80) || c1 > (b == 0xED ? 0x9F : 0xBF) ||
-                         !CONTINUATION(c2))) {
+            if (c1 < (b == 0xE0 ? 0xA0 : 0x80) || c1 > (b == 0xED ? 0x9F : 0xBF) ||
+                !CONTINUATION(c2)) {
                 goto invalid;
             }
             cp = (b & 0x0F) << 12 | (c1 & 0x3F) << 6 | (c2 & 0x3F);
             i += 3;
         } else { /* F0-F4: 90-BF after F0, 80-8F after F4 (no more than U+10FFFF) */
-            if (UNLIKELY(b > 0xF4 || i + 3 >= n)) {
+            if (b > 0xF4 || i + 3 >= n) {
                 goto invalid;
             }
             Py_UCS4 c1 = s[i + 1], c2 = s[i + 2], c3 = s[i + 3];
-            if (UNLIKELY(c1 < (b == 0xF0 ? 0x90 : 0x80) || c1 > (b == 0xF4 ? 0x8F : 0xBF) ||
-                         !CONTINUATION(c2) || !CONTINUATION(c3))) {
+            if (c1 < (b == 0xF0 ? 0x90 : 0x80) || c1 > (b == 0xF4 ? 0x8F : 0xBF) ||
+                !CONTINUATION(c2) || !CONTINUATION(c3)) {
                 goto invalid;
             }
             cp = (b & 0x07) << 18 | (c1 & 0x3F) << 12 | (c2 & 0x3F) << 6 | (c3 & 0x3F);
             i += 4;
         }
         PyUnicode_WRITE(kind, data, k++, cp);
-        continue;
-    invalid:
-        if (!replace) {
-            break;
-        }
+    }
+    *written = k;
+    return i;
+invalid: /* out of the loop, so that a valid character costs no jump over this */
+    if (replace) {
         /* The third byte is a continuation byte only after a lead F0-F4 here. */
-        i += i + 1 >= n || !utf8_second(b, s[i + 1]) ? 1
+        i += i + 1 >= n || !utf8_second(s[i], s[i + 1]) ? 1
              : i + 2 < n && CONTINUATION(s[i + 2]) ? 3
                                                   : 2;
         PyUnicode_WRITE(kind, data, k++, REPLACEMENT);
+        goto next;
     }
     *written = k;
     return i;
@@ -1916,11 +1911,33 @@ copy_latin(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_UCS1 *out, Py_
     return i;
 }
 
+/* Whether s[0:n] holds a byte F0-F4, which alone begins a character beyond U+FFFF. */
+static int
+any_four_byte_lead(const unsigned char *s, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+#if defined(__SSE2__)
+    const __m128i f0 = _mm_set1_epi8((char)0xF0), f4 = _mm_set1_epi8((char)0xF4);
+    for (; i + 16 <= n; i += 16) {
+        if (_mm_movemask_epi8(in_range_x16(_mm_loadu_si128((const __m128i *)(s + i)), f0, f4))) {
+            return 1;
+        }
+    }
+#endif
+    for (; i < n; i++) {
+        if (s[i] >= 0xF0 && s[i] <= 0xF4) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* A str of the given length and widest character with the first k characters of text (which
  * then is released), s[i:n] written into it after them by utf8_write of its kind; *stop is
  * where that stopped (n but where not replace and s[i:n] is not valid), *written the
- * characters then written in all. */
-static PyObject *
+ * characters then written in all. Inlined at each call, so that replace is a constant in
+ * utf8_write: the valid path does not pay for the error path. */
+static ALWAYS_INLINE PyObject *
 utf8_write_after(PyObject *text, Py_ssize_t k, Py_ssize_t length, Py_UCS4 maxchar,
                  const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_ssize_t *stop,
                  Py_ssize_t *written, const int replace)
@@ -1996,10 +2013,22 @@ utf8_decode(const unsigned char *s, Py_ssize_t n)
         }
     }
     /* s[i:stop] is valid: its widest character is measured exactly, and with the rest's
-     * (U+FFFD at least) gives the kind. */
+     * (U+FFFD at least) gives the kind. Where the rest holds no byte F0-F4 it has no
+     * character beyond U+FFFF: it is written, in one pass, into a str as long as it could be
+     * (a character a byte), which is then cut to what was written. That is the common case,
+     * valid text around a stray byte. Else (random bytes) utf8_count learns the exact length
+     * and kind first. */
     Py_ssize_t before;
     Py_UCS4 widest;
     utf8_measure(s + i, stop - i, &before, &widest);
+    if (!any_four_byte_lead(s + stop, n - stop)) {
+        text = utf8_write_after(text, written, written + (n - stop), widest > 0xFFFD ? widest : 0xFFFD,
+                                s, n, stop, &stop, &written, 1);
+        if (text != NULL && PyUnicode_Resize(&text, written) < 0) {
+            Py_CLEAR(text);
+        }
+        return text;
+    }
     utf8_count(s, n, stop, &length, &maxchar);
     maxchar = widest > maxchar ? widest : maxchar;
     const Py_ssize_t whole = written + length;

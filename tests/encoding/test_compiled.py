@@ -654,6 +654,29 @@ def test_utf8_errors_inserted_into_long_texts() -> None:
 
 
 @needs_compiled
+def test_utf8_errors_without_a_four_byte_lead_after_them() -> None:
+    # Where no byte F0-F4 follows the first error, the rest is written into a str as long as
+    # its bytes and then cut to its text: valid text of every width (astral characters only
+    # before the first error) with stray bytes that are no such lead (Latin-1 letters C0-EF,
+    # F5-FF, continuation bytes, cut sequences) inserted, at the start, in the middle, at the end.
+    rng = random.Random("utf8 no four-byte lead")
+    alphabets = [(0x20, 0x7F), (0x80, 0x100), (0x100, 0x800), (0x800, 0xD800), (0xE000, 0x10000)]
+    stray = [b"\xe9", b"\xfc", b"\xff", b"\x80", b"\xbf", b"\xc3", b"\xe4\xb8", b"\xed\xa0\x80",
+             b"\xc0\xaf", b"\xe0\x80\x80", b"\xf5\x80"]  # fmt: skip
+    for _ in range(400):
+        chosen = rng.sample(alphabets, rng.randrange(1, 4))
+        length = rng.randrange(0, 3000)
+        text = "".join(chr(rng.randrange(*rng.choice(chosen))) for _ in range(length))
+        raw = bytearray(text.encode())
+        places = [0, len(raw), rng.randrange(len(raw) + 1)]
+        for at in rng.sample(places, rng.randrange(1, 4)):
+            raw[at:at] = rng.choice(stray) * rng.randrange(1, 4)
+        _utf8_equal(bytes(raw))
+        _utf8_equal("😀".encode() + bytes(raw))  # the widest character before the error
+        _utf8_equal(bytes(raw) + "😀".encode())  # a four-byte lead after it: counted first
+
+
+@needs_compiled
 def test_utf8_errors_from_buffers_and_after_a_bom() -> None:
     from scrapy_charset.encoding.fast import decode_utf8_from
 
