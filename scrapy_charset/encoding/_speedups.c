@@ -1558,11 +1558,12 @@ speedups_first_high_byte(PyObject *module, PyObject *const *args, Py_ssize_t nar
  * F0 and F4: utf8_second), and stops at the first invalid one (it never writes more
  * characters than measured: each takes a byte that is not a continuation byte). From there,
  * or at once where a byte never in UTF-8 (F5-FF) is there (random bytes: the measuring stops
- * at the 64 bytes holding it), the spec's error path: utf8_count counts the characters of the
- * rest, one U+FFFD for each error (a maximal subpart), which makes the str at least a 2-byte
- * one, sixteen bytes at a time (a character for each byte not taken into a sequence before it,
- * which needs no step from sequence to sequence), and utf8_write writes the rest after the
- * text so far, a U+FFFD for each error. */
+ * at the 64 bytes holding it), the spec's error path: utf8_write writes the rest after the
+ * text so far, one U+FFFD for each error (a maximal subpart), which makes the str at least a
+ * 2-byte one. Where no byte F0-F4 follows (no character beyond U+FFFF), into a str as long as
+ * the rest's bytes, cut to what was written: one pass. Else utf8_count first counts the
+ * characters of the rest, sixteen bytes at a time (a character for each byte not taken into a
+ * sequence before it, which needs no step from sequence to sequence). */
 
 #if defined(__SSE2__)
 /* The continuation bytes (80-BF: as signed bytes, those below (char)0xC0) of a block, added
