@@ -66,6 +66,10 @@ _HEAVY = (
     "scrapy_charset.encoding.reference",
     "scrapy_charset.encoding.reference_encoders",
     "scrapy_charset.integration.forms",
+    # detection's letter statistics, the package's largest module, and the rules for labels no
+    # browser knows: loaded with the first undeclared single-byte page or unknown label
+    "scrapy_charset.sniffing.letters",
+    "scrapy_charset.sniffing.unknown_labels",
     "scrapy.statscollectors",  # each crawler imports it when it makes its collector
 )
 
@@ -74,6 +78,83 @@ _HEAVY = (
 def test_scrapy_parts_import_no_optional_library_or_rare_part(heavy: str) -> None:
     modules = _import_scrapy_parts()["modules"]
     assert not [m for m in modules if m == heavy or m.startswith(heavy + ".")], heavy
+
+
+# Pages whose decision needs the modules loaded on first use: undeclared single-byte text
+# (Russian windows-1251, Czech with a C1 byte in the window, Polish
+# windows-1250 with a Polish TLD), a label no browser knows, undeclared ISO-2022-JP.
+_FIRST_USE_PAGES = [
+    ("<p>Привет, как дела? Это русский текст.</p>".encode("windows-1251"), None, None),
+    ("<p>Příliš žluťoučký kůň úpěl ďábelské ódy.</p>".encode("iso-8859-2") + b"\x85", None, None),
+    ("<p>Zażółć gęślą jaźń, to jest tekst po polsku.</p>".encode("windows-1250"), None, "http://a.pl/"),
+    ("<p>Café, crème brûlée</p>".encode("windows-1252"), "text/html; charset=nope", None),
+    ("<p>日本語のテキスト</p>".encode("iso-2022-jp"), None, None),
+]
+
+_FIRST_USE_CHILD = """
+import json, sys
+import scrapy_charset.integration.middleware
+from scrapy_charset.sniffing import decode_html
+loaded = "scrapy_charset.sniffing.letters" in sys.modules
+pages = [(bytes.fromhex(body), header, url) for body, header, url in json.loads(sys.argv[1])]
+results = []
+for body, header, url in pages:
+    text, decision = decode_html(body, header, url=url)
+    results.append([text, decision.encoding.name, decision.source.value])
+print(json.dumps({"loaded_before": loaded, "results": results}))
+"""
+
+
+def test_decisions_on_first_use_of_the_lazily_loaded_modules() -> None:
+    # In a fresh process, the first pages that load the letter statistics and the rules for
+    # unknown labels get the very texts and decisions they get here, where the modules are
+    # loaded already.
+    from scrapy_charset.sniffing import decode_html, letters, unknown_labels  # noqa: F401
+
+    argument = json.dumps([[body.hex(), header, url] for body, header, url in _FIRST_USE_PAGES])
+    output = subprocess.run(
+        [sys.executable, "-c", _FIRST_USE_CHILD, argument],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    child = json.loads(output)
+    assert child["loaded_before"] is False
+    expected = []
+    for body, header, url in _FIRST_USE_PAGES:
+        text, decision = decode_html(body, header, url=url)
+        expected.append([text, decision.encoding.name, decision.source.value])
+    assert child["results"] == expected
+    names = [name for _, name, _ in expected]
+    # (the Czech page's byte 0x85 rules ISO-8859-2 out: windows-1250 reads it as "…")
+    assert names == ["windows-1251", "windows-1250", "windows-1250", names[3], "ISO-2022-JP"]
+
+
+def test_choose_single_byte_candidates_default_to_all() -> None:
+    from scrapy_charset.sniffing.detect import choose_single_byte
+    from scrapy_charset.sniffing.letters import CANDIDATES
+
+    for text, codec in (("Příliš žluťoučký kůň", "iso-8859-2"), ("Привет мир", "cp1251")):
+        sample = text.encode(codec)
+        for tld in (None, "cz", "ru"):
+            assert choose_single_byte(sample, tld) == choose_single_byte(sample, tld, CANDIDATES)
+
+
+def test_iso_2022_jp_single_byte_state_tables_built_on_first_use() -> None:
+    # The spec's ISO-2022-JP decoder: ASCII and Roman read 0x00-0x7F but 0x0E, 0x0F and ESC
+    # as themselves (Roman: 0x5C is U+00A5, 0x7E U+203E), Katakana 0x21-0x5F as U+FF61-U+FF9F;
+    # every other byte is an error. The tables were built at import; now on first use.
+    from scrapy_charset.encoding import cjk, decode, get_encoding
+
+    plain = [chr(b) if b < 0x80 and b not in (0x0E, 0x0F, 0x1B) else "\ufffd" for b in range(256)]
+    roman = list(plain)
+    roman[0x5C], roman[0x7E] = "\u00a5", "\u203e"
+    katakana = [chr(0xFF61 + b - 0x21) if 0x21 <= b <= 0x5F else "\ufffd" for b in range(256)]
+    assert cjk._single_byte_state_table(cjk.ASCII) == "".join(plain)
+    assert cjk._single_byte_state_table(cjk.ROMAN) == "".join(roman)
+    assert cjk._single_byte_state_table(cjk.KATAKANA) == "".join(katakana)
+    text = decode(b"a\\~\x1b(J\\~\x1b(I\x21\x5f\x60\x1b(Bz", get_encoding("ISO-2022-JP"))
+    assert text == "a\\~\u00a5\u203e\uff61\uff9f\ufffdz"
 
 
 def test_patterns_of_detection_and_iso_2022_jp_compiled_on_first_use() -> None:

@@ -254,6 +254,7 @@ _JIS_UNITS = lazy_compile(rb"[\x21-\x7e]{2}|[\x21-\x7e]?[^\x21-\x7e]|[\x21-\x7e]
 _JIS_COMPLETE = lazy_compile(rb"(?:[\x21-\x7e]{2}|[\x21-\x7e]?[^\x21-\x7e])*")
 
 
+@cache  # built on the first ISO-2022-JP page that uses the state
 def _single_byte_state_table(state: str) -> str:
     table = ["\ufffd"] * 256
     for byte in range(0x80):
@@ -266,9 +267,6 @@ def _single_byte_state_table(state: str) -> str:
     return "".join(table)
 
 
-_STATE_TABLES = {state: _single_byte_state_table(state) for state in (ASCII, ROMAN, KATAKANA)}
-
-
 def _jis0208_unit(unit: bytes) -> str:
     if len(unit) == 2 and unit[1] in range(0x21, 0x7F) and unit[0] in range(0x21, 0x7F):
         return table_decoder("EUC-JP").decode(unit.translate(_TO_EUC))
@@ -278,7 +276,7 @@ def _jis0208_unit(unit: bytes) -> str:
 def _decode_segment(segment: bytes, state: str) -> str:
     """Bytes between escape sequences, all read in one state."""
     if state != JIS0208:
-        return codecs.charmap_decode(segment, "strict", _STATE_TABLES[state])[0]
+        return codecs.charmap_decode(segment, "strict", _single_byte_state_table(state))[0]
     if len(segment) % 2 == 0 and not segment.translate(None, _JIS_BYTES):
         # Only lead/trail bytes, in pairs: EUC-JP's JIS X 0208 area is the same index.
         return table_decoder("EUC-JP").decode(segment.translate(_TO_EUC))

@@ -15,28 +15,19 @@ from __future__ import annotations
 import re
 from functools import cache
 from itertools import islice
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from .._regex import lazy_compile
 from ..encoding import UTF_8, Encoding, get_encoding, lookup
 from ..encoding.cjk import compiled
 from ..encoding.fast import charmap_table, first_high_byte, is_ascii
-from .letters import (
-    C1_BYTES,
-    CANDIDATES,
-    ISO_8859,
-    LATIN_CANDIDATES,
-    TLD_LANGUAGES,
-    Ranking,
-    best_readings,
-    prefer_language,
-    prefer_page_language,
-    prefer_page_words,
-    prefer_words,
-    ranked_readings,
-    sign_bytes,
-)
 from .tld import tld_default
+
+if TYPE_CHECKING:
+    from .letters import Ranking
+
+# The letter statistics (.letters, the package's largest module) are imported by the functions
+# below that use them, on first use: only undeclared pages of a single-byte encoding need them.
 
 # How much of the body a detector looks at, and how much page text it is given.
 PREFIX_BYTES = 64 * 1024
@@ -469,6 +460,8 @@ def _reads_as_letters(sample: bytes, ranked: Ranking) -> bool:
     """Whether the best single-byte reading of ``sample`` (``ranked``) is text: it scores as
     letters on the bytes it does not read as punctuation (`’s één ’s` is two letters and two
     apostrophes)."""
+    from .letters import sign_bytes
+
     signs = sign_bytes(ranked.best[0]) if ranked.best else b""
     letters = _high_bytes(sample.translate(None, signs))
     return ranked.score >= _LETTERS_PER_BYTE * letters
@@ -523,6 +516,8 @@ def _rerank_on_window(sample: bytes, tied: list[str], window: bytes) -> list[str
     """The ``tied`` readings of ``sample`` that stay best when the places in ``window`` (the
     part of the page looked at) where they read differently are scored too: a Hungarian
     page's `«` (windows-1250; `Ť` in ISO-8859-2) may come after the sample's 2 KB."""
+    from .letters import best_readings
+
     pattern = _differing_bytes(tuple(tied))
     if pattern is None:
         return tied
@@ -549,13 +544,15 @@ def _words_around(window: bytes) -> bytes:
 
 def _has_c1(data: bytes) -> bool:
     """Whether ``data`` holds a byte 0x80-0x9F (a C1 control code in every ISO-8859 encoding)."""
+    from .letters import C1_BYTES
+
     return len(data.translate(None, C1_BYTES)) != len(data)
 
 
 def choose_single_byte(
     sample: bytes,
     tld: str | None,
-    candidates: tuple[str, ...] = CANDIDATES,
+    candidates: tuple[str, ...] | None = None,
     preferred: Encoding | None = None,
     window: bytes = b"",
     ranked: Ranking | None = None,
@@ -568,8 +565,22 @@ def choose_single_byte(
     ISO-8859-7 when short, windows-1253 when long); otherwise the first in ``candidates``.
     Bytes 0x80-0x9F anywhere in ``window`` (the part of the page looked at) rule out the
     ISO-8859 encodings even when the sample has none. ``ranked`` is ``ranked_readings`` of
-    the sample over all candidates, when already known.
+    the sample over all candidates, when already known. ``candidates`` defaults to all of
+    them (``letters.CANDIDATES``).
     """
+    from .letters import (
+        CANDIDATES,
+        ISO_8859,
+        TLD_LANGUAGES,
+        prefer_language,
+        prefer_page_language,
+        prefer_page_words,
+        prefer_words,
+        ranked_readings,
+    )
+
+    if candidates is None:
+        candidates = CANDIDATES
     if ranked is None or candidates != CANDIDATES:
         ranked = ranked_readings(sample, candidates)
     if not ISO_8859.isdisjoint(ranked.best + ranked.near) and _has_c1(window):
@@ -616,6 +627,8 @@ def refine_guess(
     """Check another detector's single-byte answer against the letter statistics: kept when
     it is among the best readings (unless the TLD breaks the tie), else replaced by the best
     (``None``: the TLD decides)."""
+    from .letters import CANDIDATES
+
     if encoding.name not in CANDIDATES:
         return encoding
     return choose_single_byte(sample, tld, preferred=encoding, window=window)
@@ -641,6 +654,8 @@ class CharsetNormalizerDetector:
         settled, quick = fast_path(prefix)
         if settled:
             return quick
+        from .letters import CANDIDATES, LATIN_CANDIDATES, ranked_readings
+
         sample = text_sample(prefix, self.sample_bytes)
         if sample.isascii():
             return None

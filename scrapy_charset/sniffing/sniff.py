@@ -43,7 +43,6 @@ from .prescan import (
     utf16_xml_declaration,
 )
 from .tld import tld_default, tld_of
-from .unknown_labels import as_chromium_shows
 
 _META = re.compile(rb"<[Mm][Ee][Tt][Aa]")
 # How far the in-<head> <meta> scan may look. Chromium has no such bound, but a <head> this
@@ -382,6 +381,9 @@ def _as_chromium_reads(
 ) -> tuple[Encoding, Source]:
     """The encoding and source for a page labelled with a name no browser knows
     (:func:`.unknown_labels.as_chromium_shows`)."""
+    # Imported here: only pages with such a label need it (and the letter statistics it loads).
+    from .unknown_labels import as_chromium_shows
+
     settled, quick = fast_path(data)
     if settled and quick is None:  # pure ASCII
         return WINDOWS_1252, Source.DEFAULT
