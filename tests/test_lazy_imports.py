@@ -8,6 +8,7 @@ the patterns only some pages need.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import subprocess
@@ -158,11 +159,41 @@ def test_iso_2022_jp_single_byte_state_tables_built_on_first_use() -> None:
 
 
 def test_patterns_of_detection_and_iso_2022_jp_compiled_on_first_use() -> None:
-    from scrapy_charset.encoding import cjk
-    from scrapy_charset.sniffing import detect, letters
+    from scrapy_charset.encoding import cjk, fast
+    from scrapy_charset.integration import response
+    from scrapy_charset.sniffing import content_type, detect, late_meta, letters
 
+    # (the package's prescan is the function of that name)
+    prescan = importlib.import_module("scrapy_charset.sniffing.prescan")
     compiled = _import_scrapy_parts()["patterns"]
-    for pattern in (letters._NON_ASCII_RUNS, detect._TEXT_NODE, cjk._ISO_NOT_FOR_CODEC):
+    # Also the Python steps the compiled <meta> scans replace on ordinary pages (the tokenizer's
+    # tag and script states, the prescan's attribute steps), the full MIME type parse (a header
+    # with quoted strings or several values) and URL escaping: none of the per-response
+    # benchmark's 23 kinds of page uses them.
+    for pattern in (
+        letters._NON_ASCII_RUNS,
+        detect._TEXT_NODE,
+        cjk._ISO_NOT_FOR_CODEC,
+        late_meta._ATTRIBUTE,
+        late_meta._TAG_NAME,
+        late_meta._COMMENT_END,
+        late_meta._SCRIPT_DATA,
+        late_meta._SCRIPT_ESCAPED,
+        late_meta._SCRIPT_DOUBLE_ESCAPED,
+        prescan._ATTRIBUTE_NAME_REST,
+        prescan._UNQUOTED_VALUE_REST,
+        prescan._SKIP_WHITESPACE_AND_SLASH,
+        prescan._TAG_START,
+        prescan._TAG_NAME_END,
+        content_type._QUOTED_BODY,
+        content_type._ESCAPE,
+        content_type._NOT_QUOTE_OR_COMMA,
+        content_type._PARAMETER_START,
+        content_type._NOT_SEMICOLON_OR_EQUALS,
+        content_type._NOT_SEMICOLON,
+        fast._HIGH_BYTE,
+        response._CONTROL,
+    ):
         source = pattern.pattern
         text = source.decode("latin-1") if isinstance(source, bytes) else source
         assert text not in compiled

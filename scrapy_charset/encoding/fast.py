@@ -20,6 +20,7 @@ from functools import cache
 from operator import methodcaller
 from typing import Protocol
 
+from .._regex import lazy_compile
 from . import cjk
 from .cjk import compiled
 from .labels import Encoding
@@ -94,7 +95,7 @@ holds_any: Callable[[bytes, tuple[bytes, ...]], bool] = (
 )
 
 
-_HIGH_BYTE = re.compile(rb"[\x80-\xff]")
+_HIGH_BYTE = lazy_compile(rb"[\x80-\xff]")
 
 
 def _first_high_byte(data: bytes, start: int) -> int:

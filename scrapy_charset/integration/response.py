@@ -13,7 +13,6 @@ import codecs
 import enum
 import json
 import pickle
-import re
 import types
 from functools import cache
 from typing import Any, NamedTuple
@@ -24,6 +23,7 @@ from scrapy.link import Link
 from scrapy.utils.response import get_base_url
 from w3lib.html import strip_html5_whitespace
 
+from .._regex import lazy_compile
 from ..encoding import (
     ALL_ENCODINGS,
     REPLACEMENT,
@@ -296,7 +296,7 @@ def browser_url(url: str, encoding: Encoding | str) -> str:
     return base + question + query + hash_ + fragment
 
 
-_CONTROL = re.compile("[\x00-\x1f]")
+_CONTROL = lazy_compile("[\x00-\x1f]")
 # Bytes written as %XX: C0 controls and everything outside ASCII. The other characters the
 # URL Standard escapes (space, quotes, <, >...) are ASCII, which Scrapy escapes the same way.
 _PERCENT = [f"%{b:02X}" if b < 0x20 or b >= 0x7F else chr(b) for b in range(256)]

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
+from .._regex import lazy_compile
 from ..encoding import Encoding, lookup
 
 HeaderInput = str | bytes | bytearray | memoryview | Iterable[str | bytes | bytearray | memoryview]
@@ -23,17 +24,17 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _QUOTED_STRING_TOKEN = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
-_NOT_QUOTE_OR_COMMA = re.compile(r'[^",]*')
+_NOT_QUOTE_OR_COMMA = lazy_compile(r'[^",]*')
 # The body of an HTTP quoted string after its opening quote: runs of plain code points, each
 # escape a backslash plus one code point. Stops at the closing quote, a lone final backslash
 # or the end. The alternatives start with different code points, so matching is linear.
-_QUOTED_BODY = re.compile(r'[^"\\]*(?:\\[\s\S][^"\\]*)*')
-_ESCAPE = re.compile(r"\\([\s\S])")
+_QUOTED_BODY = lazy_compile(r'[^"\\]*(?:\\[\s\S][^"\\]*)*')
+_ESCAPE = lazy_compile(r"\\([\s\S])")
 # After ";", HTTP whitespace is skipped; a parameter with an empty name followed by ";" is
 # skipped whole, so a run of ";" and whitespace is one step (same result, linear time).
-_PARAMETER_START = re.compile(r"[;\t\n\r ]*")
-_NOT_SEMICOLON_OR_EQUALS = re.compile(r"[^;=]*")
-_NOT_SEMICOLON = re.compile(r"[^;]*")
+_PARAMETER_START = lazy_compile(r"[;\t\n\r ]*")
+_NOT_SEMICOLON_OR_EQUALS = lazy_compile(r"[^;=]*")
+_NOT_SEMICOLON = lazy_compile(r"[^;]*")
 
 
 class MimeType(NamedTuple):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from functools import cache, lru_cache
 
+from .._regex import lazy_compile
 from ..encoding import ALL_ENCODINGS, Encoding, lookup
 from ..encoding.cjk import compiled
 from .prescan import PRESCAN_LIMIT, MetaDeclaration, _prescan_substitute, extract_encoding_from_meta
@@ -28,17 +29,17 @@ _RAW_TEXT = frozenset(
     (b"script", b"style", b"title", b"textarea", b"xmp", b"iframe", b"noembed", b"noframes")
 )
 
-_TAG_NAME = re.compile(rb"[^\t\n\x0c\r />]*")
+_TAG_NAME = lazy_compile(rb"[^\t\n\x0c\r />]*")
 # One step of the tag's tokenization, from after its name or the last attribute: whitespace
 # and "/", then either the ">" that closes the tag or an attribute (its name's first byte may
 # even be "="; whitespace around "="), whose value is quoted, unquoted or absent. A quote
 # without its closing quote (``unclosed``) means the input ends inside the tag.
-_ATTRIBUTE = re.compile(
+_ATTRIBUTE = lazy_compile(
     rb"[\t\n\x0c\r /]*"
     rb"(?:(>)|([^\t\n\x0c\r />][^\t\n\x0c\r /=>]*)[\t\n\x0c\r ]*"
     rb"(=[\t\n\x0c\r ]*(?:\"([^\"]*)\"|'([^']*)'|([\"'])|([^\t\n\x0c\r >]*)))?)?"
 )
-_COMMENT_END = re.compile(rb"--!?>")
+_COMMENT_END = lazy_compile(rb"--!?>")
 
 
 def _read_tag(data: bytes, position: int) -> tuple[bytes, list[tuple[bytes, bytes]], int] | None:
@@ -78,9 +79,9 @@ def _raw_text_end(data: bytes, position: int, name: bytes) -> int:
 # a "<script" start tag makes it "double escaped" and "-->" returns to plain script data; in
 # the double escaped state "</script" only goes back to "escaped". So in
 # ``<script><!-- <script> </script> <meta charset=x> --></script>`` the <meta> is script text.
-_SCRIPT_DATA = re.compile(rb"<!--|</script[\t\n\x0c\r />]", re.IGNORECASE)
-_SCRIPT_ESCAPED = re.compile(rb"-->|</?script[\t\n\x0c\r />]", re.IGNORECASE)
-_SCRIPT_DOUBLE_ESCAPED = re.compile(rb"-->|</script[\t\n\x0c\r />]", re.IGNORECASE)
+_SCRIPT_DATA = lazy_compile(rb"<!--|</script[\t\n\x0c\r />]", re.IGNORECASE)
+_SCRIPT_ESCAPED = lazy_compile(rb"-->|</?script[\t\n\x0c\r />]", re.IGNORECASE)
+_SCRIPT_DOUBLE_ESCAPED = lazy_compile(rb"-->|</script[\t\n\x0c\r />]", re.IGNORECASE)
 
 
 def _script_end(data: bytes, position: int) -> int:

@@ -11,18 +11,19 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from .._regex import lazy_compile
 from ..encoding import UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, X_USER_DEFINED, Encoding, lookup
 
 PRESCAN_LIMIT = 1024
 
 _WHITESPACE = b"\t\n\x0c\r "
-_ATTRIBUTE_NAME_REST = re.compile(rb"[^=\t\n\x0c\r />]*")
-_UNQUOTED_VALUE_REST = re.compile(rb"[^\t\n\x0c\r >]*")
-_SKIP_WHITESPACE_AND_SLASH = re.compile(rb"[\t\n\x0c\r /]*")
+_ATTRIBUTE_NAME_REST = lazy_compile(rb"[^=\t\n\x0c\r />]*")
+_UNQUOTED_VALUE_REST = lazy_compile(rb"[^\t\n\x0c\r >]*")
+_SKIP_WHITESPACE_AND_SLASH = lazy_compile(rb"[\t\n\x0c\r /]*")
 _SKIP_WHITESPACE = re.compile(rb"[\t\n\x0c\r ]*")
 # "<" then optionally "/" then an ASCII letter starts a tag the prescan skips.
-_TAG_START = re.compile(rb"</?[A-Za-z]")
-_TAG_NAME_END = re.compile(rb"[\t\n\x0c\r >]")
+_TAG_START = lazy_compile(rb"</?[A-Za-z]")
+_TAG_NAME_END = lazy_compile(rb"[\t\n\x0c\r >]")
 _CHARSET = re.compile(rb"charset", re.IGNORECASE)
 
 
