@@ -592,7 +592,10 @@ def choose_single_byte(
         # like Chromium, the TLD's default or windows-1252.
         return None
     tied = list(ranked.best)
-    if len(tied) > 1 and len(window) > len(sample):
+    # (Only when the page looked at holds non-ASCII bytes the sample does not: the places
+    # around the sample's own bytes would count its letters again, up to once per byte near
+    # them, while the prior counts once, and tip a tie the sample's evidence left even.)
+    if len(tied) > 1 and _high_bytes(window) > _high_bytes(sample):
         tied = _rerank_on_window(sample, tied, window)
     # A few non-ASCII bytes whose best readings are letters of another language than the
     # page's words: the readings that give that language's letters or signs.

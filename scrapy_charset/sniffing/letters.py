@@ -401,8 +401,11 @@ _ONE_LETTER_WORDS: dict[str, str] = {
     "vietnamese": "àáâèéíó",
 }  # fmt: skip
 # Bytes that are a one-letter word in an encoding but the sign that stands alone between words
-# in windows-1252, the encoding served most: macintosh `ó` is windows-1252's `—` (0x97).
-_DASH_LOOKALIKES = {"macintosh": b"\x97"}
+# in windows-1252, the encoding served most: macintosh `ó` is windows-1252's `—` (0x97); and
+# Cyrillic capitals no language writes as a word alone where windows-1252 has its dashes
+# (`–` `—`, 0x96 0x97, are `Ц` `Ч` in x-mac-cyrillic and IBM866: Spanish dialogue's
+# `—¡Hola!` is no `Ч°Hola!`).
+_DASH_LOOKALIKES = {"macintosh": b"\x97", "x-mac-cyrillic": b"\x96\x97", "IBM866": b"\x96\x97"}
 
 
 def _is_consonant(char: str) -> bool:
@@ -434,14 +437,14 @@ def _is_never_alone(char: str, words: frozenset[str]) -> bool:
 @cache
 def _lone_table(encoding: str) -> bytes:
     """``bytes.translate`` table: under ``encoding``, non-ASCII Latin letters that are no word
-    on their own to ``k``, other letters and digits to ``a``, anything else to a space (for
-    such letters standing alone)."""
+    on their own and the dash lookalikes to ``k``, other letters and digits to ``a``, anything
+    else to a space (for such letters standing alone)."""
     marks = []
     dashes = _DASH_LOOKALIKES.get(encoding, b"")
     words = _one_letter_words(encoding)
     for byte, char in enumerate(charmap_table(encoding)):
-        never_alone = byte in dashes or _is_never_alone(char, words)
-        if byte >= 0x80 and _is_latin(char) and char.isalpha() and never_alone:
+        never_alone = byte in dashes or (_is_latin(char) and _is_never_alone(char, words))
+        if byte >= 0x80 and char.isalpha() and never_alone:
             marks.append("k")
         elif char.isalnum() or (byte >= 0x80 and _is_letter(char)):
             marks.append("a")

@@ -307,6 +307,31 @@ def test_bytes_beyond_the_sample_break_ties() -> None:
     assert (decoded, decision.encoding) == (text, lookup("windows-1250"))
 
 
+def test_the_sample_bytes_are_not_counted_again_to_break_a_tie() -> None:
+    # Afrikaans `’n` is macintosh's `ín`: on these words, windows-1252 (`’n môre sê`) and
+    # macintosh (`ín mÙre sÍ`, less its prior) score the same. Every non-ASCII byte of the
+    # page is in the sample: scoring the places around them again counted each `’n` up to
+    # three more times (once per non-ASCII byte near it) and tipped the tie to macintosh.
+    text = (
+        "<p>Koffie lees langs Dit speel. Die meer konserte is! Terwyl is en somer konserte"
+        " stadsbiblioteek ouer is gehou word stadsbiblioteek; Is In en van ook herfs \u2019n"
+        " Saterdae. Lees in ouer \u2019n boeke \u2019n? Kan word drink word gewilde in gewilde"
+        " \u2019n in meer die. Die mense gehou lees mense! En \u2019n die In plek"
+        " stadsbiblioteek m\u00f4re?</p>\n<p>Ook gewilde lees Saterdae is oop gratis koerant!"
+        " Die in park terwyl speletjies naburige? Van van meer speletjies weer speletjies; En"
+        " plek langs gehou daar langs meer is. Kan koerant park meer oop die weer in is. Lees"
+        " van mense \u2019n park. Is mense koerant Dit is plek en die boeke stadsbiblioteek van"
+        " koffie.</p>\n<p>Daar word is naburige ouer ook plek die die ook \u2019n is. Die"
+        " konserte kan mense s\u00ea. Drink besoekers die word meer die Die en. Koerant die Die"
+        " is die lees terwyl speel. In oop speletjies terwyl en \u2019n speel in koffie? Die"
+        " mense m\u00f4re terwyl \u2019n ook \u2019n gratis die \u2019n die. Gratis is en Dit"
+        " herfs. Kom is lees boeke Saterdae oop meer herfs is boeke oop stadsbiblioteek.</p>"
+    )
+    for url in (None, "http://www.example.co.za/"):
+        decoded, decision = decode_html(text.encode("cp1252"), url=url)
+        assert (decoded, decision.encoding) == (text, lookup("windows-1252"))
+
+
 DETECTION_PAGES = Path(__file__).parents[1] / "data" / "detection"
 
 

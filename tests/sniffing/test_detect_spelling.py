@@ -358,6 +358,17 @@ def test_a_dash_before_an_inverted_mark(text: str, url: str | None) -> None:
     assert _decodes_right(body, "windows-1252", url)
 
 
+# The dash before `¡` is `Ч` in x-mac-cyrillic and IBM866, the `¡` a `°` in x-mac-cyrillic (no
+# letter, so no misread mark): a Cyrillic capital standing alone as a word, which none is.
+@pytest.mark.parametrize(
+    "text", ["—¡Hola, amigo!", "—¡Vamos!", "–¡Qué va!", "Y él: —¡Ya voy!", "—¡Basta ya!"]
+)
+@pytest.mark.parametrize("url", _URLS)
+def test_a_dash_before_an_inverted_exclamation_mark(text: str, url: str | None) -> None:
+    body = _page(text, "windows-1252")
+    assert _decodes_right(body, "windows-1252", url)
+
+
 # The sample starts at a word's start: a letter or a mark there counts as after a space (the
 # windows-1255 reading of Macedonian `Градската` starts with a vowel point, `ד` with no letter
 # before it).
