@@ -17,8 +17,9 @@ import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterator
 from itertools import filterfalse, islice
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
+from ._namedtuple import NamedTuple
 from .encoding.fast import charmap_table
 
 REPLACEMENT_CHARACTER = "\ufffd"

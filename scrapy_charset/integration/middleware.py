@@ -22,7 +22,7 @@ import sys
 import warnings
 from collections.abc import Callable
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
@@ -34,6 +34,7 @@ from w3lib.encoding import (
     resolve_encoding,
 )
 
+from .._namedtuple import NamedTuple
 from .._regex import lazy_compile
 from ..encoding import (
     ALL_ENCODINGS,

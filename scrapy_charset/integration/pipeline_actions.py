@@ -16,10 +16,11 @@ are switched on. No Scrapy import but ``DropItem``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple
+from typing import Any
 
 from scrapy.exceptions import DropItem
 
+from .._namedtuple import NamedTuple
 from ..quality import NormalForm, normalize, repair
 from .itemtypes import adapter, is_item
 from .pipeline_settings import PipelineConfig

@@ -5,8 +5,9 @@ Read and validated once, so a wrong value fails at start-up with a message namin
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
+from .._namedtuple import NamedTuple
 from ..quality import NORMAL_FORMS, NormalForm
 from .settings import CharsetSettingsError, get_bool, get_list, get_number
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from typing import NamedTuple
+
+from .._namedtuple import NamedTuple
 
 
 class Spike(NamedTuple):

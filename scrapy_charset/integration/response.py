@@ -15,7 +15,7 @@ import json
 import pickle
 import types
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 import parsel
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
@@ -23,6 +23,7 @@ from scrapy.link import Link
 from scrapy.utils.response import get_base_url
 from w3lib.html import strip_html5_whitespace
 
+from .._namedtuple import NamedTuple
 from .._regex import lazy_compile
 from ..encoding import (
     ALL_ENCODINGS,

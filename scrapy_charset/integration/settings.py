@@ -9,8 +9,9 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
+from .._namedtuple import NamedTuple
 from ..encoding import Encoding, lookup
 
 if TYPE_CHECKING:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import NamedTuple
 
+from .._namedtuple import NamedTuple
 from .._regex import lazy_compile
 from ..encoding import Encoding, lookup
 

@@ -23,8 +23,8 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 from heapq import heapify, heappop, heappush
 from operator import itemgetter, mul
-from typing import NamedTuple
 
+from .._namedtuple import NamedTuple
 from .._regex import lazy_compile
 from ..encoding import get_encoding
 from ..encoding.cjk import compiled

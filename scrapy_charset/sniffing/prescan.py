@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
 
+from .._namedtuple import NamedTuple
 from .._regex import lazy_compile
 from ..encoding import UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, X_USER_DEFINED, Encoding, lookup
 
