@@ -13,6 +13,7 @@ Encoding Standard encodings; any other answer (cp775, johab, utf-7, …) is reje
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from itertools import islice
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -293,13 +294,7 @@ def raw_fill_sample(data: bytes, limit: int = SAMPLE_BYTES) -> bytes:
     and DOS code pages differently). Their count of implausible characters
     (``_MAC_EVIDENCE``) is in its units: ``text_sample`` agreed with Chromium on fewer pages
     at every threshold tried from 16 to 40. Detection uses ``text_sample``."""
-    sample = text_nodes(data, limit)
-    if len(sample) < limit:
-        first = first_high_byte(data, 0)
-        if first >= 0:
-            start = max(data.rfind(b">", 0, first) + 1, first - 128)
-            sample += data[start : start + limit - len(sample)]
-    return _cut_at_safe_byte(sample, limit)
+    return _filled_sample(data, limit, lambda data, start, size: data[start : start + size])
 
 
 def text_sample(data: bytes, limit: int = SAMPLE_BYTES) -> bytes:
@@ -310,13 +305,19 @@ def text_sample(data: bytes, limit: int = SAMPLE_BYTES) -> bytes:
     values and comments hold text too; plain text, with no such node, is sampled as is).
     Each byte of the page is in the sample once at most: letters and words are not counted
     twice."""
+    return _filled_sample(data, limit, _other_bytes)
+
+
+def _filled_sample(data: bytes, limit: int, fill: Callable[[bytes, int, int], bytes]) -> bytes:
+    """The text nodes ``text_nodes`` takes, and when they are fewer than ``limit`` bytes (every
+    such node is taken), ``fill(data, start, size)`` from shortly before the first non-ASCII
+    byte; cut where no character is split."""
     sample = text_nodes(data, limit)
     if len(sample) < limit:
-        # Every such node is taken: fill up with the bytes they do not hold.
         first = first_high_byte(data, 0)
         if first >= 0:
             start = max(data.rfind(b">", 0, first) + 1, first - 128)
-            sample += _other_bytes(data, start, limit - len(sample))
+            sample += fill(data, start, limit - len(sample))
     return _cut_at_safe_byte(sample, limit)
 
 
