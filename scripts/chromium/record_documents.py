@@ -1027,6 +1027,35 @@ def xml_types() -> Iterator[Doc]:
         yield doc
 
 
+# Latin-script windows-1252 text whose only non-ASCII bytes are the quotes 0x91 0x92 (`‘` `’`)
+# next to letters: apostrophes of elision and possession, and quoted words (macintosh reads
+# them as the letters `ë` `í`).
+LATIN_QUOTES = {
+    "en": "It’s a nice day. Don’t worry, I’m fine, we’ll see. They’re here and you’re late.",
+    "en-possessive": "The students’ books and the teachers’ notes were on the boys’ desks.",
+    "en-quoted": "He said ‘fine’ and ‘ok’ and then ‘goodbye’ to all of them.",
+    "fr": "L’homme qu’il a vu n’est pas venu. C’est l’heure, aujourd’hui, d’aller au lit.",
+    "it": "L’anno scorso l’abbiamo visto all’inizio dell’estate, quand’era caldo.",
+    "ca": "L’estiu passat vam anar a la platja d’Empuries. L’aigua era freda i l’home va dir que s’ha acabat.",
+    "nl": "Hij kwam ’s morgens vroeg en ’s avonds laat. Het is ’t beste zo, zei hij.",
+    "af": "Dit is ’n mooi dag. Ons het ’n groot huis en ’n klein tuin. Dit is ’n goeie plan.",
+}
+
+
+def latin_quotes() -> Iterator[Doc]:
+    for name, text in LATIN_QUOTES.items():
+        for size, marker in (("short", text), ("long", " ".join([text] * 5))):
+            body = page("", marker).encode("cp1252")
+            yield Doc(
+                f"quotes-{name}-{size}",
+                "latin_quotes",
+                f"undeclared {name} in windows-1252, quotes only, {size} ({len(body)} bytes)",
+                body,
+                true_encoding="windows-1252",
+                expected_marker=marker,
+            )
+
+
 GROUPS = {
     "xml_types": xml_types,
     "bom_header_meta": bom_header_meta,
@@ -1044,6 +1073,7 @@ GROUPS = {
     "late_switch": late_switch,
     "extra": extra_declarations,
     "unknown_labels": unknown_labels,
+    "latin_quotes": latin_quotes,
 }
 
 

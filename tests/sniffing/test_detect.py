@@ -267,6 +267,40 @@ def test_latin_classes_read_right(text: str, encoding: str, url: str | None) -> 
     assert decoded == text, decision
 
 
+# Latin-script sentences whose only non-ASCII characters are the quotes `‘` `’` next to
+# letters (0x91 0x92 in windows-1252, macintosh's letters `ë` `í`).
+QUOTED_SENTENCES = [
+    "It’s late and we’re tired, but I’m sure they’ll come; don’t wait.",
+    "The students’ books were on the teachers’ desks in the boys’ school.",
+    "He said ‘fine’ and then ‘goodbye’ to everyone.",
+    "L’homme qu’il a vu n’est pas venu, c’est aujourd’hui.",
+    "L’estiu passat vam anar a la platja d’Empuries i l’aigua era freda.",
+    "Hij kwam ’s morgens en ’s avonds; het is ’t beste zo.",
+    "Dit is ’n mooi dag en ’n goeie plan vir ’n klein tuin.",
+]
+
+
+@pytest.mark.parametrize("count", [1, 2, 4, 8, 20])
+@pytest.mark.parametrize("url", [None, "http://a.com/", "http://a.es/", "http://a.pl/"])
+def test_quotes_next_to_letters_are_no_letters(count: int, url: str | None) -> None:
+    # However many there are and whatever the TLD, such text reads as windows-1252 (Chromium
+    # 156: tests/data/chromium, group latin_quotes), not as macintosh Spanish (`donít`), nor
+    # in ISO-8859-2 (the .pl default), where 0x91 and 0x92 are C1 controls.
+    for sentence in QUOTED_SENTENCES:
+        text = "<p>" + " ".join([sentence] * count) + "</p>"
+        decoded, decision = decode_html(text.encode("cp1252"), url=url)
+        assert decoded == text, (sentence, decision)
+
+
+def test_macintosh_letters_other_than_quotes_still_decide() -> None:
+    # Spanish Mac text: `í` (0x92) next to letters counts for no reading, its other letters
+    # (`ñ` `ó` `á` `é`) still make it macintosh.
+    text = "<p>" + "El niño comió mucho; la canción fue también la más bonita del año. " * 5
+    decoded, decision = decode_html(text.encode("mac_roman"))
+    assert decision.encoding == lookup("macintosh")
+    assert decoded == text
+
+
 def test_c1_bytes_beyond_the_sample_rule_out_iso_8859() -> None:
     # The first 3 KB of Hungarian text read the same in ISO-8859-2 (the .hu default) and
     # windows-1250; the „quotes” further on are bytes 0x84 and 0x94, C1 controls in ISO-8859-2.
