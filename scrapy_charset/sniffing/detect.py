@@ -598,6 +598,7 @@ def choose_single_byte(
         prefer_language,
         prefer_page_language,
         prefer_page_words,
+        prefer_signs_in_english,
         prefer_words,
         ranked_readings,
     )
@@ -629,6 +630,7 @@ def choose_single_byte(
     # A few non-ASCII bytes whose best readings are letters of another language than the
     # page's words: the readings that give that language's letters or signs.
     page = _words_around(window or sample)
+    tied = prefer_signs_in_english(sample, tied, candidates, page)
     by_words = prefer_page_language(
         sample, tied, candidates, page, lambda: ISO_8859 if _has_c1(raw_window) else frozenset()
     )

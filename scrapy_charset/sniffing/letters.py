@@ -690,6 +690,45 @@ def page_word_hits(page: bytes) -> dict[str, int]:
     return dict(hits)
 
 
+@lru_cache(maxsize=4)
+def page_is_english(page: bytes) -> bool:
+    """Whether the ASCII words of the text of ``page`` are English: its English-only frequent
+    words (`the`, `and`, `you`) are at least two and a tenth of its words, and more than any
+    other language's (``page_word_hits``)."""
+    runs = Counter(_MARKUP.sub(b" ", page).translate(_WORD_BYTES).split())
+    words = {run: number for run, number in runs.items() if len(run) > 1 and run.isalpha()}
+    english = sum(number for word, number in words.items() if word in _english_only_bytes())
+    if english < _WORD_MARGIN or english < _WORD_SHARE * sum(words.values()):
+        return False
+    return english > max(page_word_hits(page).values(), default=0)
+
+
+def prefer_signs_in_english(
+    sample: bytes, tied: list[str], candidates: tuple[str, ...], page: bytes
+) -> list[str]:
+    """English writes no non-ASCII letter: where the words of ``page`` are English and
+    windows-1252, the encoding served most, is not among the ``tied`` readings but reads every
+    non-ASCII byte of ``sample`` as a sign of running text (`“ ” — ½ µ`), the ``candidates``
+    that read it as windows-1252 does, rather than macintosh's `ì î ó` (`wasóas`),
+    ISO-8859-15's `œ` (`œ cup`) or ISO-8859-2's `ľ` (`5ľm`). The tied readings otherwise (an
+    Irish `Tá` among English words is a letter, not macintosh's `T·`)."""
+    keys = _byte_counts(sample)[0]
+    if not keys or "windows-1252" in tied:
+        return tied
+    if not frozenset(key + 0x80 for key in keys) <= _english_signs():
+        return tied
+    if not page_is_english(page):
+        return tied
+    return [name for name in candidates if read_alike(sample, ["windows-1252", name])]
+
+
+@cache
+def _english_signs() -> frozenset[int]:
+    """The bytes windows-1252 reads as signs of English text: ``sign_bytes``, and the micro
+    sign (`5µm`; Unicode files it as a letter, a foreign one in every language here)."""
+    return frozenset(sign_bytes("windows-1252")) | {0xB5}
+
+
 def page_languages(page: bytes) -> frozenset[str]:
     """The languages the ASCII words of the text of ``page`` say: the one most of them are
     frequent words of, and those with nearly as many (languages share words: Czech and Slovak

@@ -1056,6 +1056,35 @@ def latin_quotes() -> Iterator[Doc]:
             )
 
 
+# English windows-1252 text whose only non-ASCII bytes are signs of running text that other
+# encodings read as letters: macintosh `ì î` for `“ ”`, `ó` for an em dash between words,
+# ISO-8859-15 `Œ œ Ÿ` for `¼ ½ ¾`, ISO-8859-2 `ľ` for `µ`, ISO-8859-16 `Ș` for `™`; and English
+# around foreign words whose letters are letters (`café`, Irish `Tá`).
+ENGLISH_SIGNS = {
+    "double-quotes": "He said “yes” and she said “no”, then “maybe” and “later” to all of them.",
+    "em-dash": "It was—as we knew—late; the plan—if any—failed, and we left—quickly—for home.",
+    "fractions": "Add ½ cup of flour, ¼ cup of sugar and ¾ cup of milk, then ½ tsp of salt.",
+    "trademarks": "The Acme™ Widget® and the Gizmo™ Pro® are sold with the Super™ Kit®.",
+    "micro": "The filter stops 5µm grains; the dose is 20µg and the delay is 3µs at most.",
+    "cafe": "We met at the café near the station, and the café was full of people that day.",
+    "irish": "Welcome to our site. Tá an aimsir fuar. Welcome to our site and our shop.",
+}
+
+
+def english_signs() -> Iterator[Doc]:
+    for name, text in ENGLISH_SIGNS.items():
+        for size, marker in (("short", text), ("long", " ".join([text] * 4))):
+            body = page("", marker).encode("cp1252")
+            yield Doc(
+                f"english-{name}-{size}",
+                "english_signs",
+                f"undeclared English in windows-1252, {name}, {size} ({len(body)} bytes)",
+                body,
+                true_encoding="windows-1252",
+                expected_marker=marker,
+            )
+
+
 GROUPS = {
     "xml_types": xml_types,
     "bom_header_meta": bom_header_meta,
@@ -1074,6 +1103,7 @@ GROUPS = {
     "extra": extra_declarations,
     "unknown_labels": unknown_labels,
     "latin_quotes": latin_quotes,
+    "english_signs": english_signs,
 }
 
 

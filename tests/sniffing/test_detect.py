@@ -292,6 +292,32 @@ def test_quotes_next_to_letters_are_no_letters(count: int, url: str | None) -> N
         assert decoded == text, (sentence, decision)
 
 
+# English around signs of running text that other encodings read as letters (macintosh
+# `ì î` for `“ ”`, `ó` for `—`, `Ù` for `™`; ISO-8859-15 `œ` for `½`; ISO-8859-2 `ľ` for `µ`).
+ENGLISH_WITH_SIGNS = [
+    "He said “{word}” and left.",
+    "It was late—{word}—and cold.",
+    "Add ½ cup of {word} and ¼ cup of milk.",
+    "The Acme™ {word} and the Gizmo® kit.",
+    "It stops 5µm grains of {word} in 3µs.",
+]
+ENGLISH_WORDS = "report team board year plan meeting budget review launch market".split()
+
+
+@pytest.mark.parametrize("count", [1, 3, 6, 12])
+@pytest.mark.parametrize("url", [None, "http://a.com/", "http://a.es/", "http://a.pl/"])
+def test_english_signs_are_no_letters(count: int, url: str | None) -> None:
+    # English writes no non-ASCII letter: where windows-1252 reads every non-ASCII byte of an
+    # English page as a sign, no reading that makes them letters wins (12 of 84 such pages
+    # read wrong before; Chromium 156: group english_signs of tests/data/chromium).
+    filler = " The report says that our team will meet with you and the board this year."
+    for pattern in ENGLISH_WITH_SIGNS:
+        parts = [pattern.format(word=ENGLISH_WORDS[i % 10]) + filler for i in range(count)]
+        text = "<p>" + " ".join(parts) + "</p>"
+        decoded, decision = decode_html(text.encode("cp1252"), url=url)
+        assert decoded == text, (pattern, decision)
+
+
 def test_macintosh_letters_other_than_quotes_still_decide() -> None:
     # Spanish Mac text: `í` (0x92) next to letters counts for no reading, its other letters
     # (`ñ` `ó` `á` `é`) still make it macintosh.
