@@ -550,24 +550,27 @@ def _has_c1(data: bytes) -> bool:
     return len(data.translate(None, C1_BYTES)) != len(data)
 
 
-# Bytes 0x91 and 0x92 are the quotes `‘` `’` in every windows-125x encoding, the encodings
+# Bytes 0x91-0x94 are the quotes `‘ ’ “ ”` in every windows-125x encoding, the encodings
 # served most. `’` next to a Latin letter is the apostrophe (`don’t`, `students’`, `l’été`,
-# Afrikaans `’n`) or a closing quote, `‘` before a word's first letter an opening one
-# (`‘fine’`). Read as letters there (macintosh `ë` `í`: `donít`) they are no evidence of a
-# language: a page of English with four apostrophes read as Spanish. Measured with Chromium
-# 156 on English, French, Italian, Catalan, Dutch and Afrikaans windows-1252 pages whose only
-# other bytes are ASCII: windows-1252 (or windows-1250, the same text), never macintosh. (0x91
-# inside a word is left alone: it is `æ` in DOS Nordic text, which Chromium shows as
-# macintosh.)
+# Afrikaans `’n`) or a closing quote, `‘` and `“` before a word's first letter opening ones,
+# `”` after its last a closing one. Read as letters there (macintosh `ë í ì î`: `donít`,
+# `ìfineî`) they are no evidence of a language: a page of English with four apostrophes read
+# as Spanish, Basque and Afrikaans in quotes as macintosh. Measured with Chromium 156 on
+# English, French, Italian, Catalan, Dutch and Afrikaans windows-1252 pages whose only other
+# bytes are ASCII: windows-1252 (or windows-1250, the same text), never macintosh. (0x91 and
+# 0x93 inside a word are left alone: `æ` `ô` in DOS text, which Chromium shows as macintosh.)
 _QUOTE_BY_LETTER = lazy_compile(
-    rb"(?<=[A-Za-z])\x92|\x92(?=[A-Za-z])|(?<![A-Za-z\x80-\xff])\x91(?=[A-Za-z])"
+    rb"(?<=[A-Za-z])\x92|\x92(?=[A-Za-z])"
+    rb"|(?<![A-Za-z\x80-\xff])[\x91\x93](?=[A-Za-z])|(?<=[A-Za-z])\x94(?![A-Za-z\x80-\xff])"
 )
+
+_QUOTES = (b"\x91", b"\x92", b"\x93", b"\x94")
 
 
 def neutral_quotes(data: bytes) -> bytes:
-    """``data`` with each byte 0x91 or 0x92 that stands as a quote by an ASCII letter (see
+    """``data`` with each byte 0x91-0x94 that stands as a quote by an ASCII letter (see
     ``_QUOTE_BY_LETTER``) replaced by an ASCII `'`: the same in every reading."""
-    if b"\x91" not in data and b"\x92" not in data:
+    if all(quote not in data for quote in _QUOTES):
         return data
     return _QUOTE_BY_LETTER.sub(b"'", data)
 

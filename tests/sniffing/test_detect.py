@@ -267,8 +267,8 @@ def test_latin_classes_read_right(text: str, encoding: str, url: str | None) -> 
     assert decoded == text, decision
 
 
-# Latin-script sentences whose only non-ASCII characters are the quotes `‘` `’` next to
-# letters (0x91 0x92 in windows-1252, macintosh's letters `ë` `í`).
+# Latin-script sentences whose only non-ASCII characters are quotes next to letters (0x91-0x94
+# in windows-1252, macintosh's letters `ë í ì î`).
 QUOTED_SENTENCES = [
     "It’s late and we’re tired, but I’m sure they’ll come; don’t wait.",
     "The students’ books were on the teachers’ desks in the boys’ school.",
@@ -277,6 +277,9 @@ QUOTED_SENTENCES = [
     "L’estiu passat vam anar a la platja d’Empuries i l’aigua era freda.",
     "Hij kwam ’s morgens en ’s avonds; het is ’t beste zo.",
     "Dit is ’n mooi dag en ’n goeie plan vir ’n klein tuin.",
+    # and “ ” (0x93 0x94: macintosh `ì` `î`) around words
+    "Haurrek liburuak “irakurri” eta jolasean “ibil” daitezke, “eta” helduek kafea hartzen.",
+    "Die kinders “lees” boeke en “speel” buite terwyl die “ouers” koffie drink.",
 ]
 
 
