@@ -527,7 +527,7 @@ def _rerank_on_window(sample: bytes, tied: list[str], window: bytes) -> list[str
     ]
     if not places:
         return tied
-    return best_readings(sample + b"\n" + b"\n".join(places), tuple(tied))
+    return best_readings(sample + b"\n" + neutral_quotes(b"\n".join(places)), tuple(tied))
 
 
 # How far either side of the first non-ASCII byte the page's words are counted.
@@ -608,15 +608,13 @@ def choose_single_byte(
 
     if candidates is None:
         candidates = CANDIDATES
-    # (C1 bytes are looked for in the page as it is: the quotes 0x91 0x92 are.)
-    raw_window = window
+    high = _high_bytes(sample)
     neutral = neutral_quotes(sample)
     if neutral is not sample:
-        sample, window = neutral, neutral_quotes(window)
-        ranked = None
+        sample, ranked = neutral, None
     if ranked is None or candidates != CANDIDATES:
         ranked = ranked_readings(sample, candidates)
-    if not ISO_8859.isdisjoint(ranked.best + ranked.near) and _has_c1(raw_window):
+    if not ISO_8859.isdisjoint(ranked.best + ranked.near) and _has_c1(window):
         # (Only when an ISO-8859 reading is among the best or near them can ruling them out
         # change the ranking: the page is scanned for C1 bytes then only.)
         ranked = ranked_readings(sample, candidates, ISO_8859)
@@ -628,14 +626,14 @@ def choose_single_byte(
     # (Only when the page looked at holds non-ASCII bytes the sample does not: the places
     # around the sample's own bytes would count its letters again, up to once per byte near
     # them, while the prior counts once, and tip a tie the sample's evidence left even.)
-    if len(tied) > 1 and _high_bytes(window) > _high_bytes(sample):
+    if len(tied) > 1 and _high_bytes(window) > high:
         tied = _rerank_on_window(sample, tied, window)
     # A few non-ASCII bytes whose best readings are letters of another language than the
     # page's words: the readings that give that language's letters or signs.
     page = _words_around(window or sample)
     tied = prefer_signs_in_english(sample, tied, candidates, page)
     by_words = prefer_page_language(
-        sample, tied, candidates, page, lambda: ISO_8859 if _has_c1(raw_window) else frozenset()
+        sample, tied, candidates, page, lambda: ISO_8859 if _has_c1(window) else frozenset()
     )
     # Readings as good as each other, or nearly (as good on letters, different languages):
     # those whose words are clearly of the language their letters say, then those that read
