@@ -11,6 +11,7 @@ neither declaring its encoding; plus the short pages of ``FEW_BYTES``. ``MANIFES
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 from pathlib import Path
 
 from texts import FEW_BYTES, TEXTS
@@ -49,12 +50,24 @@ _CODECS = {"Shift_JIS": "cp932", "EUC-JP": "euc_jp", "ISO-2022-JP": "iso2022_jp"
            "UTF-16LE": "utf-16-le", "UTF-16BE": "utf-16-be"}  # fmt: skip
 
 
+@lru_cache(maxsize=None)
+def _fits(char: str, codec: str) -> bool:
+    """Whether Python's ``codec`` can write ``char`` (else punctuation is written as ASCII)."""
+    try:
+        char.encode(codec)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def encode(text: str, encoding: str) -> bytes:
     """``text`` in a single-byte encoding (by the standard's table; a character the table
     lacks is decomposed into one it has and combining marks, as windows-1258 writes tones),
     or in a multi-byte encoding by Python's codec."""
     if encoding in _CODECS:
-        return text.encode(_CODECS[encoding])
+        codec = _CODECS[encoding]
+        plain = (char if _fits(char, codec) else _PLAIN.get(char, char) for char in text)
+        return "".join(plain).encode(codec)
     table = {char: byte for byte, char in enumerate(charmap_table(encoding))}
     out = bytearray()
     for char in text:
