@@ -216,7 +216,7 @@ LATIN_CANDIDATES: tuple[str, ...] = (
 )  # fmt: skip
 
 # Punctuation and signs of running text (no mark); any other symbol counts as rare.
-_COMMON_SIGNS = set("\xa0\xad«»°©®–—‘’‚“”„…•·€£¥§±×¿¡™²³½¼¾ºª‹›₪؟،؛ـ\u200e\u200f฿")
+_COMMON_SIGNS = set("\xa0\xad«»°©®–—‘’‚“”„…•·€£¥¢§±×¿¡™²³½¼¾ºª‹›₪؟،؛ـ\u200e\u200f฿")
 # Apostrophes and hyphens may stand inside a word.
 _IN_WORD_SIGNS = set("’‘'·\xad–-")
 _FREQUENT, _OTHER, _FOREIGN, _RARE_SIGN, _BROKEN = 1.0, 0.4, -1.0, -0.5, -5.0
@@ -298,8 +298,9 @@ def _is_latin(char: str) -> bool:
 
 
 def _is_letter(char: str) -> bool:
-    # Combining marks are letters here: Vietnamese tones, Hebrew points, Arabic and Thai vowels.
-    return char.isalpha() or unicodedata.category(char) == "Mn"
+    # Combining marks are letters here: Vietnamese tones, Hebrew points, Arabic and Thai vowels;
+    # the ordinal indicators `º ª` (`Nº 5`, `1ª`) are signs, though Unicode files them as letters.
+    return (char.isalpha() and char not in _COMMON_SIGNS) or unicodedata.category(char) == "Mn"
 
 
 @cache
@@ -426,10 +427,13 @@ def _one_letter_words(encoding: str) -> frozenset[str]:
 
 def _is_never_alone(char: str, words: frozenset[str]) -> bool:
     """Whether the non-ASCII Latin letter ``char`` is no word on its own: a consonant (`ž`),
-    or a vowel with a diacritic that is not one of the one-letter ``words`` (`ó`, `ï`, `Ö`)."""
+    a vowel with a diacritic that is not one of the one-letter ``words`` (`ó`, `ï`, `Ö`), or
+    `œ` (ISO-8859-15's reading of windows-1252's `½`: `½ kg`)."""
     if _is_consonant(char):
         return True
     small = char.lower()
+    if small == "œ":
+        return True
     base = unicodedata.normalize("NFD", small)[0]
     return base in _VOWELS and small != base and small not in words
 
@@ -724,9 +728,12 @@ def prefer_signs_in_english(
 
 @cache
 def _english_signs() -> frozenset[int]:
-    """The bytes windows-1252 reads as signs of English text: ``sign_bytes``, and the micro
-    sign (`5µm`; Unicode files it as a letter, a foreign one in every language here)."""
-    return frozenset(sign_bytes("windows-1252")) | {0xB5}
+    """The bytes windows-1252 reads as signs of English text: ``sign_bytes``, the
+    superscript digits (`x²`) and the micro sign (`5µm`; Unicode files it as a letter, a
+    foreign one in every language here)."""
+    classes = _class_table("windows-1252")
+    digits = {byte for byte in range(0x80, 0x100) if classes[byte] == ord("d")}
+    return frozenset(sign_bytes("windows-1252")) | digits | {0xB5}
 
 
 def page_languages(page: bytes) -> frozenset[str]:

@@ -1085,6 +1085,39 @@ def english_signs() -> Iterator[Doc]:
             )
 
 
+# Western windows-1252 text whose only non-ASCII bytes are a sign that other encodings read as
+# a letter: `¢` (ISO-8859-16 `ą`), the ordinals `º ª` (windows-1250 `ş Ş`; Unicode files them
+# as letters), `½` (ISO-8859-15 `œ`), superscripts (ISO-8859-10 `ī ģ`).
+_WESTERN = {
+    "en": "The report says that our team will meet with you and the board before the end of the year.",
+    "de": "Wir haben das Haus gesehen und es ist gut, aber die Stadt ist nicht weit von hier entfernt.",
+    "fr": "Nous avons vu la maison et elle est bonne, mais la ville est loin de la mer et du port.",
+    "es": "Hemos visto la casa y es muy buena, pero la ciudad no esta cerca del mar ni del puerto.",
+}
+WESTERN_SIGNS = {
+    "en-cent": _WESTERN["en"] + " 30 ¢",
+    "de-cent": _WESTERN["de"] + " 30 ¢",
+    "de-numero": _WESTERN["de"] + " Nº 5",
+    "es-ordinal": _WESTERN["es"] + " 1ª vez",
+    "fr-half": _WESTERN["fr"] + " ½ kg",
+    "en-square": _WESTERN["en"] + " x² + y³",
+}
+
+
+def western_signs() -> Iterator[Doc]:
+    for name, text in WESTERN_SIGNS.items():
+        for size, marker in (("short", text), ("long", " ".join([text] * 5))):
+            body = page("", marker).encode("cp1252")
+            yield Doc(
+                f"sign-{name}-{size}",
+                "western_signs",
+                f"undeclared {name} in windows-1252, one kind of sign, {size} ({len(body)} bytes)",
+                body,
+                true_encoding="windows-1252",
+                expected_marker=marker,
+            )
+
+
 GROUPS = {
     "xml_types": xml_types,
     "bom_header_meta": bom_header_meta,
@@ -1104,6 +1137,7 @@ GROUPS = {
     "unknown_labels": unknown_labels,
     "latin_quotes": latin_quotes,
     "english_signs": english_signs,
+    "western_signs": western_signs,
 }
 
 

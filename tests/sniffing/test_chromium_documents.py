@@ -85,6 +85,7 @@ EXPECTED_DISAGREEMENTS: dict[str, tuple[str, str]] = {
         f"english-micro-{size}": ("windows-1252", "Chromium: Big5 (`5µm` as a Big5 pair)")
         for size in ("short", "long")
     },
+    "sign-de-numero-short": ("windows-1252", "Chromium: ISO-8859-4 (`Nŗ 5` for `Nº 5`)"),
     "eof-UTF-8-e381-undeclared": ("UTF-8", _UNDECLARED_UTF8),
     "eof-UTF-8-f09f98-undeclared": ("UTF-8", _UNDECLARED_UTF8),
 }

@@ -321,6 +321,29 @@ def test_english_signs_are_no_letters(count: int, url: str | None) -> None:
         assert decoded == text, (pattern, decision)
 
 
+WESTERN_SENTENCES = {
+    "en": "The report says that our team will meet with you and the board before the year ends.",
+    "de": "Wir haben das Haus gesehen und es ist gut, aber die Stadt ist nicht weit entfernt.",
+    "fr": "Nous avons vu la maison et elle est bonne, mais la ville est loin de la mer.",
+    "es": "Hemos visto la casa y es muy buena, pero la ciudad no esta cerca del mar.",
+    "nl": "We hebben het huis gezien en het is goed, maar de stad is niet dicht bij de zee.",
+}
+
+
+@pytest.mark.parametrize("sign", ["30 ¢", "Nº 5", "1ª vez", "½ kg", "© 2024", "25 °C"])
+@pytest.mark.parametrize("language", sorted(WESTERN_SENTENCES))
+def test_a_sign_alone_is_no_letter(language: str, sign: str) -> None:
+    # ASCII text of a windows-1252 language and one kind of sign: `¢` is a currency sign like
+    # `£` (not ISO-8859-16's `ą`), `º ª` signs though Unicode files them as letters (not
+    # windows-1250's `ş Ş`), `œ` standing alone is no word (ISO-8859-15's reading of `½`).
+    # Chromium 156 reads such pages as windows-1252 (tests/data/chromium, western_signs).
+    for count in (1, 2, 5):
+        text = "<p>" + " ".join([f"{WESTERN_SENTENCES[language]} {sign}"] * count) + "</p>"
+        for url in (None, "http://a.com/"):
+            decoded, decision = decode_html(text.encode("cp1252"), url=url)
+            assert decoded == text, (count, url, decision)
+
+
 def test_macintosh_letters_other_than_quotes_still_decide() -> None:
     # Spanish Mac text: `í` (0x92) next to letters counts for no reading, its other letters
     # (`ñ` `ó` `á` `é`) still make it macintosh.
