@@ -527,7 +527,7 @@ def _rerank_on_window(sample: bytes, tied: list[str], window: bytes) -> list[str
     ]
     if not places:
         return tied
-    return best_readings(sample + b"\n" + neutral_quotes(b"\n".join(places)), tuple(tied))
+    return best_readings(sample + b"\n" + neutral_signs(b"\n".join(places)), tuple(tied))
 
 
 # How far either side of the first non-ASCII byte the page's words are counted.
@@ -559,20 +559,44 @@ def _has_c1(data: bytes) -> bool:
 # English, French, Italian, Catalan, Dutch and Afrikaans windows-1252 pages whose only other
 # bytes are ASCII: windows-1252 (or windows-1250, the same text), never macintosh. (0x91 and
 # 0x93 inside a word are left alone: `æ` `ô` in DOS text, which Chromium shows as macintosh.)
-_QUOTE_BY_LETTER = lazy_compile(
+_SIGN_BY_LETTER = lazy_compile(
     rb"(?<=[A-Za-z])\x92|\x92(?=[A-Za-z])"
     rb"|(?<![A-Za-z\x80-\xff])[\x91\x93](?=[A-Za-z])|(?<=[A-Za-z])\x94(?![A-Za-z\x80-\xff])"
+    # and the micro sign as a unit's prefix (see _MICRO_UNIT)
+    rb"|(?<=[0-9])\xb5(?=[A-Za-z])|(?<=[0-9] )\xb5(?=[A-Za-z])"
 )
 
-_QUOTES = (b"\x91", b"\x92", b"\x93", b"\x94")
+_SIGNS = (b"\x91", b"\x92", b"\x93", b"\x94", b"\xb5")
 
 
-def neutral_quotes(data: bytes) -> bytes:
-    """``data`` with each byte 0x91-0x94 that stands as a quote by an ASCII letter (see
-    ``_QUOTE_BY_LETTER``) replaced by an ASCII `'`: the same in every reading."""
-    if all(quote not in data for quote in _QUOTES):
+def neutral_signs(data: bytes) -> bytes:
+    """``data`` with each byte 0x91-0x94 that stands as a quote by an ASCII letter, and
+    each micro sign before a unit (see ``_SIGN_BY_LETTER``), replaced by an ASCII `'`: the
+    same in every reading."""
+    if all(sign not in data for sign in _SIGNS):
         return data
-    return _QUOTE_BY_LETTER.sub(b"'", data)
+    return _SIGN_BY_LETTER.sub(b"'", data)
+
+
+# 0xB5 after a number and before a unit's letters (`5 µm`, `20µg`) is the micro sign, which
+# windows-125x and most ISO-8859 encodings have there: the readings without it (ISO-8859-2 `ľ`,
+# ISO-8859-16 `”`, ...) are ruled out, like the ISO-8859 readings by a C1 byte.
+_MICRO_UNIT = lazy_compile(rb"[0-9] ?\xb5[A-Za-z]")
+
+
+def _without_micro_sign(sample: bytes) -> frozenset[str]:
+    """The candidate readings ruled out by a micro sign in ``sample`` (see ``_MICRO_UNIT``);
+    none when it has none."""
+    if b"\xb5" not in sample or not _MICRO_UNIT.search(sample):
+        return frozenset()
+    return _readings_without_micro_sign()
+
+
+@cache
+def _readings_without_micro_sign() -> frozenset[str]:
+    from .letters import CANDIDATES
+
+    return frozenset(name for name in CANDIDATES if charmap_table(name)[0xB5] != "µ")
 
 
 def choose_single_byte(
@@ -609,15 +633,17 @@ def choose_single_byte(
     if candidates is None:
         candidates = CANDIDATES
     high = _high_bytes(sample)
-    neutral = neutral_quotes(sample)
+    ruled_out = _without_micro_sign(sample)
+    neutral = neutral_signs(sample)
     if neutral is not sample:
         sample, ranked = neutral, None
-    if ranked is None or candidates != CANDIDATES:
-        ranked = ranked_readings(sample, candidates)
+    if ranked is None or candidates != CANDIDATES or ruled_out:
+        ranked = ranked_readings(sample, candidates, ruled_out)
     if not ISO_8859.isdisjoint(ranked.best + ranked.near) and _has_c1(window):
         # (Only when an ISO-8859 reading is among the best or near them can ruling them out
         # change the ranking: the page is scanned for C1 bytes then only.)
-        ranked = ranked_readings(sample, candidates, ISO_8859)
+        ruled_out |= ISO_8859
+        ranked = ranked_readings(sample, candidates, ruled_out)
     if _is_no_language(sample, ranked.score):
         # Text in an encoding no browser has (DOS or Mac code pages): no reading is right;
         # like Chromium, the TLD's default or windows-1252.
@@ -633,7 +659,7 @@ def choose_single_byte(
     page = _words_around(window or sample)
     tied = prefer_signs_in_english(sample, tied, candidates, page)
     by_words = prefer_page_language(
-        sample, tied, candidates, page, lambda: ISO_8859 if _has_c1(window) else frozenset()
+        sample, tied, candidates, page, lambda: ruled_out | (ISO_8859 if _has_c1(window) else set())
     )
     # Readings as good as each other, or nearly (as good on letters, different languages):
     # those whose words are clearly of the language their letters say, then those that read

@@ -330,16 +330,17 @@ WESTERN_SENTENCES = {
 }
 
 
-@pytest.mark.parametrize("sign", ["30 ¢", "Nº 5", "1ª vez", "½ kg", "© 2024", "25 °C"])
+@pytest.mark.parametrize("sign", ["30 ¢", "Nº 5", "1ª vez", "½ kg", "© 2024", "25 °C", "5 µm", "20µg"])
 @pytest.mark.parametrize("language", sorted(WESTERN_SENTENCES))
 def test_a_sign_alone_is_no_letter(language: str, sign: str) -> None:
     # ASCII text of a windows-1252 language and one kind of sign: `¢` is a currency sign like
     # `£` (not ISO-8859-16's `ą`), `º ª` signs though Unicode files them as letters (not
-    # windows-1250's `ş Ş`), `œ` standing alone is no word (ISO-8859-15's reading of `½`).
+    # windows-1250's `ş Ş`), `œ` standing alone is no word (ISO-8859-15's reading of `½`),
+    # `µ` before a unit rules out the readings without it (ISO-8859-2 `ľ`, the .pl default).
     # Chromium 156 reads such pages as windows-1252 (tests/data/chromium, western_signs).
     for count in (1, 2, 5):
         text = "<p>" + " ".join([f"{WESTERN_SENTENCES[language]} {sign}"] * count) + "</p>"
-        for url in (None, "http://a.com/"):
+        for url in (None, "http://a.com/", "http://a.pl/"):
             decoded, decision = decode_html(text.encode("cp1252"), url=url)
             assert decoded == text, (count, url, decision)
 
