@@ -330,7 +330,10 @@ WESTERN_SENTENCES = {
 }
 
 
-@pytest.mark.parametrize("sign", ["30 ¢", "Nº 5", "1ª vez", "½ kg", "© 2024", "25 °C", "5 µm", "20µg"])
+WESTERN_SIGNS = ["30 ¢", "Nº 5", "1ª vez", "½ kg", "© 2024", "25 °C", "5 µm", "20µg"]
+
+
+@pytest.mark.parametrize("sign", WESTERN_SIGNS)
 @pytest.mark.parametrize("language", sorted(WESTERN_SENTENCES))
 def test_a_sign_alone_is_no_letter(language: str, sign: str) -> None:
     # ASCII text of a windows-1252 language and one kind of sign: `¢` is a currency sign like
