@@ -1042,18 +1042,26 @@ LATIN_QUOTES = {
 }
 
 
-def latin_quotes() -> Iterator[Doc]:
-    for name, text in LATIN_QUOTES.items():
-        for size, marker in (("short", text), ("long", " ".join([text] * 5))):
+def windows_1252_texts(
+    group: str, prefix: str, texts: dict[str, str], times: int, what: str
+) -> Iterator[Doc]:
+    """Each of ``texts`` as an undeclared windows-1252 page, as it is ("short") and ``times``
+    over ("long")."""
+    for name, text in texts.items():
+        for size, marker in (("short", text), ("long", " ".join([text] * times))):
             body = page("", marker).encode("cp1252")
             yield Doc(
-                f"quotes-{name}-{size}",
-                "latin_quotes",
-                f"undeclared {name} in windows-1252, quotes only, {size} ({len(body)} bytes)",
+                f"{prefix}-{name}-{size}",
+                group,
+                f"undeclared {name} in windows-1252, {what}, {size} ({len(body)} bytes)",
                 body,
                 true_encoding="windows-1252",
                 expected_marker=marker,
             )
+
+
+def latin_quotes() -> Iterator[Doc]:
+    return windows_1252_texts("latin_quotes", "quotes", LATIN_QUOTES, 5, "quotes only")
 
 
 # English windows-1252 text whose only non-ASCII bytes are signs of running text that other
@@ -1072,17 +1080,7 @@ ENGLISH_SIGNS = {
 
 
 def english_signs() -> Iterator[Doc]:
-    for name, text in ENGLISH_SIGNS.items():
-        for size, marker in (("short", text), ("long", " ".join([text] * 4))):
-            body = page("", marker).encode("cp1252")
-            yield Doc(
-                f"english-{name}-{size}",
-                "english_signs",
-                f"undeclared English in windows-1252, {name}, {size} ({len(body)} bytes)",
-                body,
-                true_encoding="windows-1252",
-                expected_marker=marker,
-            )
+    return windows_1252_texts("english_signs", "english", ENGLISH_SIGNS, 4, "English, signs")
 
 
 # Western windows-1252 text whose only non-ASCII bytes are a sign that other encodings read as
@@ -1105,17 +1103,7 @@ WESTERN_SIGNS = {
 
 
 def western_signs() -> Iterator[Doc]:
-    for name, text in WESTERN_SIGNS.items():
-        for size, marker in (("short", text), ("long", " ".join([text] * 5))):
-            body = page("", marker).encode("cp1252")
-            yield Doc(
-                f"sign-{name}-{size}",
-                "western_signs",
-                f"undeclared {name} in windows-1252, one kind of sign, {size} ({len(body)} bytes)",
-                body,
-                true_encoding="windows-1252",
-                expected_marker=marker,
-            )
+    return windows_1252_texts("western_signs", "sign", WESTERN_SIGNS, 5, "one kind of sign")
 
 
 GROUPS = {
