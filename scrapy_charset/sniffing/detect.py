@@ -633,11 +633,14 @@ def choose_single_byte(
     if candidates is None:
         candidates = CANDIDATES
     high = _high_bytes(sample)
-    ruled_out = _without_micro_sign(sample)
-    neutral = neutral_signs(sample)
-    if neutral is not sample:
-        sample, ranked = neutral, None
-    if ranked is None or candidates != CANDIDATES or ruled_out:
+    ruled_out: frozenset[str] = frozenset()
+    if high < _FEW_BYTES or _isolated_share(sample) > _LATIN_ISOLATED_SHARE:
+        # Latin-script text: its quotes and micro signs are read as such (neutral_signs).
+        ruled_out = _without_micro_sign(sample)
+        neutral = neutral_signs(sample)
+        if neutral != sample or ruled_out:
+            sample, ranked = neutral, None
+    if ranked is None or candidates != CANDIDATES:
         ranked = ranked_readings(sample, candidates, ruled_out)
     if not ISO_8859.isdisjoint(ranked.best + ranked.near) and _has_c1(window):
         # (Only when an ISO-8859 reading is among the best or near them can ruling them out
