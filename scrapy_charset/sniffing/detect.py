@@ -562,7 +562,7 @@ def _has_c1(data: bytes) -> bool:
 _SIGN_BY_LETTER = lazy_compile(
     rb"(?<=[A-Za-z])\x92|\x92(?=[A-Za-z])"
     rb"|(?<![A-Za-z\x80-\xff])[\x91\x93](?=[A-Za-z])|(?<=[A-Za-z])\x94(?![A-Za-z\x80-\xff])"
-    # and the micro sign as a unit's prefix (see _MICRO_UNIT)
+    # and the micro sign as a unit's prefix (see _readings_without_micro_sign)
     rb"|(?<=[0-9])\xb5(?=[A-Za-z])|(?<=[0-9] )\xb5(?=[A-Za-z])"
 )
 
@@ -578,20 +578,10 @@ def neutral_signs(data: bytes) -> bytes:
     return _SIGN_BY_LETTER.sub(b"'", data)
 
 
-# 0xB5 after a number and before a unit's letters (`5 µm`, `20µg`) is the micro sign, which
-# windows-125x and most ISO-8859 encodings have there: the readings without it (ISO-8859-2 `ľ`,
-# ISO-8859-16 `”`, ...) are ruled out, like the ISO-8859 readings by a C1 byte.
-_MICRO_UNIT = lazy_compile(rb"[0-9] ?\xb5[A-Za-z]")
-
-
-def _without_micro_sign(sample: bytes) -> frozenset[str]:
-    """The candidate readings ruled out by a micro sign in ``sample`` (see ``_MICRO_UNIT``);
-    none when it has none."""
-    if b"\xb5" not in sample or not _MICRO_UNIT.search(sample):
-        return frozenset()
-    return _readings_without_micro_sign()
-
-
+# 0xB5 after a number and before a unit's letters (`5 µm`, `20µg`; made neutral by
+# neutral_signs) is the micro sign, which windows-125x and most ISO-8859 encodings have there:
+# the readings without it (ISO-8859-2 `ľ`, ISO-8859-16 `”`, ...) are ruled out, like the
+# ISO-8859 readings by a C1 byte.
 @cache
 def _readings_without_micro_sign() -> frozenset[str]:
     from .letters import CANDIDATES
@@ -636,9 +626,10 @@ def choose_single_byte(
     ruled_out: frozenset[str] = frozenset()
     if high < _FEW_BYTES or _isolated_share(sample) > _LATIN_ISOLATED_SHARE:
         # Latin-script text: its quotes and micro signs are read as such (neutral_signs).
-        ruled_out = _without_micro_sign(sample)
         neutral = neutral_signs(sample)
-        if neutral != sample or ruled_out:
+        if neutral != sample:
+            if neutral.count(b"\xb5") < sample.count(b"\xb5"):
+                ruled_out = _readings_without_micro_sign()
             sample, ranked = neutral, None
     if ranked is None or candidates != CANDIDATES:
         ranked = ranked_readings(sample, candidates, ruled_out)

@@ -675,13 +675,19 @@ def _english_only_bytes() -> frozenset[bytes]:
 
 
 @lru_cache(maxsize=4)
+def _ascii_words(page: bytes) -> dict[bytes, int]:
+    """How often each ASCII word of two letters or more stands in the text of ``page``."""
+    runs = Counter(_MARKUP.sub(b" ", page).translate(_WORD_BYTES).split())
+    return {run: number for run, number in runs.items() if len(run) > 1 and run.isalpha()}
+
+
+@lru_cache(maxsize=4)
 def page_word_hits(page: bytes) -> dict[str, int]:
     """How many of the ASCII words of the text of ``page`` (a part of a page) are frequent
     words of each language (without those English shares with it, when the text holds
     English); none when the best language's are fewer than two or than a tenth of the words:
     no language is said."""
-    runs = Counter(_MARKUP.sub(b" ", page).translate(_WORD_BYTES).split())
-    words = {run: number for run, number in runs.items() if len(run) > 1 and run.isalpha()}
+    words = _ascii_words(page)
     english = not _english_only_bytes().isdisjoint(words)
     table = _languages_of_words(english)
     hits: Counter[str] = Counter()
@@ -699,8 +705,7 @@ def page_is_english(page: bytes) -> bool:
     """Whether the ASCII words of the text of ``page`` are English: its English-only frequent
     words (`the`, `and`, `you`) are at least two and a tenth of its words, and more than any
     other language's (``page_word_hits``)."""
-    runs = Counter(_MARKUP.sub(b" ", page).translate(_WORD_BYTES).split())
-    words = {run: number for run, number in runs.items() if len(run) > 1 and run.isalpha()}
+    words = _ascii_words(page)
     english = sum(number for word, number in words.items() if word in _english_only_bytes())
     if english < _WORD_MARGIN or english < _WORD_SHARE * sum(words.values()):
         return False
