@@ -23,13 +23,18 @@ euro signs, Latin-1 letters, Cyrillic, Japanese, Chinese, emoji, bench_response.
 and 1 MB pages, valid text with one invalid byte at its end), as its decoder takes a
 different path for each.
 
-    python benchmarks/bench_decode.py [--rounds N] [--only NAME ...]
+    python benchmarks/bench_decode.py [--rounds N] [--only NAME ...] [--fresh-memory]
+
+Freed memory is kept for the next call (glibc's trim and mmap thresholds raised, as
+``steady_allocator`` says): the decoders are measured, not the page faults of fresh memory.
+``--fresh-memory`` leaves the allocator as it is.
 """
 
 from __future__ import annotations
 
 import argparse
 import codecs
+import ctypes
 import random
 import statistics
 import sys
@@ -201,16 +206,39 @@ def median_ratio(baseline: list[float], other: list[float]) -> float:
     return statistics.median(b / o for b, o in zip(baseline, other, strict=True))
 
 
+def steady_allocator() -> str:
+    """Let glibc keep freed memory for the next call: no call's text then comes in fresh pages
+    from the kernel. Without this, a 1 MB text is allocated with
+    mmap or at the top of a heap that free() trims, and whichever decoder's output size makes
+    it so pays for about 250 page faults on each call (the ratios of one kind flipped between
+    0.83x and 1.88x from run to run). Returns the line saying what was done."""
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return "allocator: as it is (no glibc): 1 MB times include page faults"
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    if mallopt(m_trim_threshold, 1 << 30) and mallopt(m_mmap_threshold, 32 << 20):
+        return "allocator: glibc keeps freed memory (no trim below 1 GB, no mmap below 32 MB)"
+    return "allocator: as it is (mallopt refused): 1 MB times include page faults"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--only", nargs="*", default=None)
+    parser.add_argument(
+        "--fresh-memory",
+        action="store_true",
+        help="leave glibc's allocator as it is (1 MB times then include page faults)",
+    )
     args = parser.parse_args(argv)
+    allocator = "allocator: as it is (--fresh-memory)" if args.fresh_memory else steady_allocator()
     encodings = [e for e in ALL_ENCODINGS if e.name != "replacement"]
     if args.only:
         encodings = [e for e in encodings if e.name in args.only]
 
     print(f"Python {sys.version.split()[0]}; medians of {args.rounds} rounds; ~1 MB each")
+    print(allocator)
     print(
         f"{'encoding':16} {'ours MB/s':>10} {'python MB/s':>12} {'ratio':>7} {'turbohtml':>10}"
         "  python codec"

@@ -1656,7 +1656,9 @@ utf8_second(unsigned lead, unsigned b)
  * invalid sequence. Returns where it stopped in s (n if it did not) and sets *written to the
  * characters written in all. ASCII is written sixteen characters at a time (widened to the
  * kind) while sixteen more fit in the str; a block's characters after its first non-ASCII
- * byte are written over by the next ones. */
+ * byte are written over by the next ones. In a 2-byte str, an ASCII character before a
+ * two-byte sequence (the space between two Cyrillic words) is written by itself: a block
+ * would hold one. */
 static ALWAYS_INLINE Py_ssize_t
 utf8_write(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *data, Py_ssize_t k,
            Py_ssize_t length, Py_ssize_t *written, const int kind, const int replace)
@@ -1666,6 +1668,11 @@ next:
         Py_UCS4 b = s[i], cp;
         if (b < 0x80) {
 #if defined(__SSE2__)
+            if (kind == PyUnicode_2BYTE_KIND && i + 1 < n && s[i + 1] >= 0xC2 && s[i + 1] < 0xE0) {
+                PyUnicode_WRITE(kind, data, k++, b);
+                i++;
+                continue;
+            }
             const __m128i zero = _mm_setzero_si128();
             while (i + 16 <= n && k + 16 <= length) {
                 __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
