@@ -1555,7 +1555,8 @@ speedups_first_high_byte(PyObject *module, PyObject *const *args, Py_ssize_t nar
  * per byte that is not a continuation byte, 80-BF; the widest from the highest byte: below 80
  * ASCII, below C4 U+00FF at most, below F0 U+FFFF at most, else beyond), and utf8_write
  * writes it, validating each sequence as the spec does (the second byte's range after E0, ED,
- * F0 and F4: utf8_second), and stops at the first invalid one (it never writes more
+ * F0 and F4: utf8_second; into a 2-byte str, runs of ASCII and two-byte sequences sixteen
+ * bytes at a time where the CPU has SSSE3: utf8_blocks2), and stops at the first invalid one (it never writes more
  * characters than measured: each takes a byte that is not a continuation byte). From there,
  * or at once where a byte never in UTF-8 (F5-FF) is there (random bytes: the measuring stops
  * at the 64 bytes holding it), the spec's error path: utf8_write writes the rest after the
@@ -1648,6 +1649,98 @@ utf8_second(unsigned lead, unsigned b)
            b <= (lead == 0xED ? 0x9Fu : lead == 0xF4 ? 0x8Fu : 0xBFu);
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* Text of ASCII and two-byte sequences (Cyrillic, Greek, Hebrew, Arabic... with their spaces
+ * and markup) into a 2-byte str, sixteen bytes at a time where the CPU has SSSE3: a block's
+ * bytes are checked at once (each continuation byte right after a lead C2-DF, each lead
+ * before one; no byte C0, C1 or E0-FF), a 16-bit value is made for each byte (its character
+ * where it is ASCII or a lead, anything where it is a continuation byte), and the values of
+ * the bytes that are not continuation bytes are packed together by a shuffle, eight lanes at a
+ * time (keep_lanes: the shuffle for each set of lanes kept). Anything else in a block leaves it
+ * to the byte-by-byte loop, which finds errors as the spec does. */
+#define HAVE_UTF8_BLOCKS 1
+#include <tmmintrin.h>
+static unsigned char keep_lanes[256][16];
+static int utf8_blocks = 0; /* set by utf8_blocks_init where the CPU has SSSE3 */
+
+static void
+utf8_blocks_init(void)
+{
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("ssse3") || !__builtin_cpu_supports("popcnt")) {
+        return;
+    }
+    for (int kept = 0; kept < 256; kept++) {
+        int at = 0;
+        for (int lane = 0; lane < 8; lane++) {
+            if (kept >> lane & 1) {
+                keep_lanes[kept][at++] = (unsigned char)(2 * lane);
+                keep_lanes[kept][at++] = (unsigned char)(2 * lane + 1);
+            }
+        }
+        while (at < 16) {
+            keep_lanes[kept][at++] = 0x80; /* (a zero lane, written over later) */
+        }
+    }
+    utf8_blocks = 1;
+}
+
+/* s[i:n] written into out from character *k on, block by block of sixteen bytes, while a
+ * block is ASCII and whole two-byte sequences (a lead as its last byte is left for the next
+ * block) and sixteen more characters fit before length: returns where it stopped in s and
+ * moves *k past the characters written. Each block writes sixteen characters, those after the
+ * ones it made are written over by the next block (or the byte-by-byte loop). */
+__attribute__((target("ssse3,popcnt"))) static Py_ssize_t
+utf8_blocks2(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_UCS2 *out, Py_ssize_t *k,
+             Py_ssize_t length)
+{
+    const __m128i zero = _mm_setzero_si128(), e0 = _mm_set1_epi8((char)0xE0);
+    const __m128i fe = _mm_set1_epi8((char)0xFE), c0 = _mm_set1_epi8((char)0xC0);
+    const __m128i low5 = _mm_set1_epi16(0x1F), low6 = _mm_set1_epi16(0x3F);
+    Py_ssize_t at = *k;
+    while (i + 16 <= n && at + 16 <= length) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+        const __m128i above_df = _mm_cmpeq_epi8(_mm_max_epu8(v, e0), v);
+        const __m128i c0_c1 = _mm_cmpeq_epi8(_mm_and_si128(v, fe), c0);
+        if (_mm_movemask_epi8(_mm_or_si128(above_df, c0_c1)) != 0) {
+            break;
+        }
+        /* (as signed bytes: continuation bytes 80-BF are below (char)0xC0, leads C2-DF
+         * between it and zero) */
+        const __m128i is_cont = _mm_cmplt_epi8(v, c0);
+        const unsigned cont = (unsigned)_mm_movemask_epi8(is_cont);
+        const unsigned lead = (unsigned)_mm_movemask_epi8(v) & ~cont;
+        if (cont != ((lead << 1) & 0xFFFF)) {
+            break;
+        }
+        const unsigned kept = ~cont & (lead & 0x8000 ? 0x7FFFu : 0xFFFFu);
+        const __m128i next = _mm_srli_si128(v, 1);
+        const __m128i is_lead = _mm_andnot_si128(is_cont, _mm_cmplt_epi8(v, zero));
+        /* The first eight bytes' characters, then the last eight's. */
+        __m128i bytes = _mm_unpacklo_epi8(v, zero), after = _mm_unpacklo_epi8(next, zero);
+        __m128i leads = _mm_unpacklo_epi8(is_lead, is_lead);
+        __m128i pair = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(bytes, low5), 6),
+                                    _mm_and_si128(after, low6));
+        __m128i chars = _mm_or_si128(_mm_and_si128(leads, pair), _mm_andnot_si128(leads, bytes));
+        __m128i shuffle = _mm_loadu_si128((const __m128i *)keep_lanes[kept & 0xFF]);
+        _mm_storeu_si128((__m128i *)(out + at), _mm_shuffle_epi8(chars, shuffle));
+        at += __builtin_popcount(kept & 0xFF);
+        bytes = _mm_unpackhi_epi8(v, zero);
+        after = _mm_unpackhi_epi8(next, zero);
+        leads = _mm_unpackhi_epi8(is_lead, is_lead);
+        pair = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(bytes, low5), 6),
+                            _mm_and_si128(after, low6));
+        chars = _mm_or_si128(_mm_and_si128(leads, pair), _mm_andnot_si128(leads, bytes));
+        shuffle = _mm_loadu_si128((const __m128i *)keep_lanes[kept >> 8]);
+        _mm_storeu_si128((__m128i *)(out + at), _mm_shuffle_epi8(chars, shuffle));
+        at += __builtin_popcount(kept >> 8);
+        i += lead & 0x8000 ? 15 : 16;
+    }
+    *k = at;
+    return i;
+}
+#endif
+
 /* Writes the text of s[i:n] into data from character k on (a str of the given kind and
  * length, holding the text of s[0:i] in its first k characters already), each sequence
  * validated as the spec does (utf8_second): with replace, one U+FFFD for each invalid
@@ -1711,6 +1804,17 @@ next:
             continue;
         }
         if (b < 0xE0) { /* C2-DF, then one continuation byte */
+#ifdef HAVE_UTF8_BLOCKS
+            if (kind == PyUnicode_2BYTE_KIND && utf8_blocks) {
+                Py_ssize_t at = k; /* (k itself stays in a register) */
+                const Py_ssize_t to = utf8_blocks2(s, n, i, (Py_UCS2 *)data, &at, length);
+                if (to != i) {
+                    i = to;
+                    k = at;
+                    continue;
+                }
+            }
+#endif
             if (b < 0xC2 || i + 1 >= n || !CONTINUATION(s[i + 1])) {
                 goto invalid;
             }
@@ -2796,7 +2900,33 @@ PyDoc_STRVAR(utf16_decode_doc,
              "utf16_decode(data, big_endian) -> str\n\n"
              "The spec's UTF-16LE (UTF-16BE) decoder, error mode replacement.");
 
+PyDoc_STRVAR(use_utf8_blocks_doc,
+"use_utf8_blocks(flag, /)\n--\n\n"
+"Decode UTF-8 text of ASCII and two-byte sequences sixteen bytes at a time when flag is true\n"
+"and the CPU has SSSE3, else byte by byte (the tests run both); returns whether blocks are\n"
+"in use.");
+
+static PyObject *
+speedups_use_utf8_blocks(PyObject *module, PyObject *flag)
+{
+    (void)module;
+    int wanted = PyObject_IsTrue(flag);
+    if (wanted < 0) {
+        return NULL;
+    }
+#ifdef HAVE_UTF8_BLOCKS
+    utf8_blocks = 0;
+    if (wanted) {
+        utf8_blocks_init();
+    }
+    return PyBool_FromLong(utf8_blocks);
+#else
+    Py_RETURN_FALSE;
+#endif
+}
+
 static PyMethodDef speedups_methods[] = {
+    {"use_utf8_blocks", speedups_use_utf8_blocks, METH_O, use_utf8_blocks_doc},
     {"encode_html", (PyCFunction)(void (*)(void))speedups_encode_html, METH_FASTCALL,
      encode_html_doc},
     {"decode", speedups_decode, METH_VARARGS, decode_doc},
@@ -2833,6 +2963,11 @@ speedups_exec(PyObject *module)
         PyModule_AddIntConstant(module, "ISO_2022_JP", ISO_2022_JP) < 0) {
         return -1;
     }
+#ifdef HAVE_UTF8_BLOCKS
+    if (!utf8_blocks) {
+        utf8_blocks_init();
+    }
+#endif
     return 0;
 }
 

@@ -9,6 +9,7 @@ cut points it finds for streaming, and its argument checks.
 from __future__ import annotations
 
 import os
+import platform
 import random
 import sys
 from typing import Any
@@ -502,6 +503,37 @@ def test_utf8_every_sequence_at_every_lane_and_across_blocks() -> None:
                     if at % 7 == 0:
                         _utf8_equal(text[:at] + piece * 2 + text[at:])
                         _utf8_equal(text[:at] + piece[:-1])
+
+
+@needs_compiled
+@pytest.mark.parametrize("blocks", [True, False])
+def test_utf8_two_byte_text_in_blocks_and_byte_by_byte(blocks: bool) -> None:
+    # ASCII and two-byte sequences into a 2-byte str: sixteen bytes at a time where the CPU
+    # has SSSE3 (use_utf8_blocks), else byte by byte; the same text either way. Every piece at
+    # every place of such texts cut at every length: a block with a lead as its last byte, a
+    # continuation byte first, a lone lead, C0/C1, a three- or four-byte sequence or an error
+    # anywhere in it, and the last sixteen characters of the str (written byte by byte).
+    assert cjk.compiled is not None
+    in_use = cjk.compiled.use_utf8_blocks(blocks)
+    try:
+        if blocks and platform.machine() in ("x86_64", "AMD64"):
+            assert in_use  # (x86-64 CPUs of this century have SSSE3)
+        if not blocks:
+            assert not in_use
+        for base in ("Жы ", "Привет, мир. ", "<a>Ωμέγα</a> ", "Ж" * 9 + "x", "ĀĀ a"):
+            raw = (base * 12).encode()
+            for length in (*range(0, 40), 63, 64, 65, 100):
+                text = raw[:length]
+                _utf8_equal(text)
+                for at in range(length + 1):
+                    for piece in UTF8_PIECES:
+                        _utf8_equal(text[:at] + piece + text[at:])
+        big = ("<p>Съешь же ещё этих мягких французских булок, да выпей чаю.</p>\n" * 500).encode()
+        _utf8_equal(big)
+        _utf8_equal(big + b"\xd0")
+        _utf8_equal(big[:1000] + "—".encode() + big[1000:] + "😀".encode())
+    finally:
+        cjk.compiled.use_utf8_blocks(True)
 
 
 @needs_compiled
