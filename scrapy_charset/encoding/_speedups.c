@@ -1685,6 +1685,21 @@ utf8_blocks_init(void)
     utf8_blocks = 1;
 }
 
+/* Eight bytes of a block as 16-bit lanes (bytes, the bytes after them, all bits set where a
+ * lead is): each lead's character from it and the byte after it, each ASCII byte as it is;
+ * the lanes of kept (a bit per lane) packed together and written at out. Returns how many. */
+__attribute__((target("ssse3,popcnt"))) static inline int
+utf8_eight(__m128i bytes, __m128i after, __m128i leads, unsigned kept, Py_UCS2 *out)
+{
+    const __m128i pair =
+        _mm_or_si128(_mm_slli_epi16(_mm_and_si128(bytes, _mm_set1_epi16(0x1F)), 6),
+                     _mm_and_si128(after, _mm_set1_epi16(0x3F)));
+    const __m128i chars = _mm_or_si128(_mm_and_si128(leads, pair), _mm_andnot_si128(leads, bytes));
+    const __m128i shuffle = _mm_loadu_si128((const __m128i *)keep_lanes[kept]);
+    _mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(chars, shuffle));
+    return __builtin_popcount(kept);
+}
+
 /* s[i:n] written into out from character *k on, block by block of sixteen bytes, while a
  * block is ASCII and whole two-byte sequences (a lead as its last byte is left for the next
  * block) and sixteen more characters fit before length: returns where it stopped in s and
@@ -1696,7 +1711,6 @@ utf8_blocks2(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_UCS2 *out, P
 {
     const __m128i zero = _mm_setzero_si128(), e0 = _mm_set1_epi8((char)0xE0);
     const __m128i fe = _mm_set1_epi8((char)0xFE), c0 = _mm_set1_epi8((char)0xC0);
-    const __m128i low5 = _mm_set1_epi16(0x1F), low6 = _mm_set1_epi16(0x3F);
     Py_ssize_t at = *k;
     while (i + 16 <= n && at + 16 <= length) {
         const __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
@@ -1716,24 +1730,10 @@ utf8_blocks2(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_UCS2 *out, P
         const unsigned kept = ~cont & (lead & 0x8000 ? 0x7FFFu : 0xFFFFu);
         const __m128i next = _mm_srli_si128(v, 1);
         const __m128i is_lead = _mm_andnot_si128(is_cont, _mm_cmplt_epi8(v, zero));
-        /* The first eight bytes' characters, then the last eight's. */
-        __m128i bytes = _mm_unpacklo_epi8(v, zero), after = _mm_unpacklo_epi8(next, zero);
-        __m128i leads = _mm_unpacklo_epi8(is_lead, is_lead);
-        __m128i pair = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(bytes, low5), 6),
-                                    _mm_and_si128(after, low6));
-        __m128i chars = _mm_or_si128(_mm_and_si128(leads, pair), _mm_andnot_si128(leads, bytes));
-        __m128i shuffle = _mm_loadu_si128((const __m128i *)keep_lanes[kept & 0xFF]);
-        _mm_storeu_si128((__m128i *)(out + at), _mm_shuffle_epi8(chars, shuffle));
-        at += __builtin_popcount(kept & 0xFF);
-        bytes = _mm_unpackhi_epi8(v, zero);
-        after = _mm_unpackhi_epi8(next, zero);
-        leads = _mm_unpackhi_epi8(is_lead, is_lead);
-        pair = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(bytes, low5), 6),
-                            _mm_and_si128(after, low6));
-        chars = _mm_or_si128(_mm_and_si128(leads, pair), _mm_andnot_si128(leads, bytes));
-        shuffle = _mm_loadu_si128((const __m128i *)keep_lanes[kept >> 8]);
-        _mm_storeu_si128((__m128i *)(out + at), _mm_shuffle_epi8(chars, shuffle));
-        at += __builtin_popcount(kept >> 8);
+        at += utf8_eight(_mm_unpacklo_epi8(v, zero), _mm_unpacklo_epi8(next, zero),
+                         _mm_unpacklo_epi8(is_lead, is_lead), kept & 0xFF, out + at);
+        at += utf8_eight(_mm_unpackhi_epi8(v, zero), _mm_unpackhi_epi8(next, zero),
+                         _mm_unpackhi_epi8(is_lead, is_lead), kept >> 8, out + at);
         i += lead & 0x8000 ? 15 : 16;
     }
     *k = at;
@@ -1749,9 +1749,7 @@ utf8_blocks2(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_UCS2 *out, P
  * invalid sequence. Returns where it stopped in s (n if it did not) and sets *written to the
  * characters written in all. ASCII is written sixteen characters at a time (widened to the
  * kind) while sixteen more fit in the str; a block's characters after its first non-ASCII
- * byte are written over by the next ones. In a 2-byte str, an ASCII character before a
- * two-byte sequence (the space between two Cyrillic words) is written by itself: a block
- * would hold one. */
+ * byte are written over by the next ones. */
 static ALWAYS_INLINE Py_ssize_t
 utf8_write(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *data, Py_ssize_t k,
            Py_ssize_t length, Py_ssize_t *written, const int kind, const int replace)
@@ -1761,11 +1759,6 @@ next:
         Py_UCS4 b = s[i], cp;
         if (b < 0x80) {
 #if defined(__SSE2__)
-            if (kind == PyUnicode_2BYTE_KIND && i + 1 < n && s[i + 1] >= 0xC2 && s[i + 1] < 0xE0) {
-                PyUnicode_WRITE(kind, data, k++, b);
-                i++;
-                continue;
-            }
             const __m128i zero = _mm_setzero_si128();
             while (i + 16 <= n && k + 16 <= length) {
                 __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
