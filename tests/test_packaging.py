@@ -125,6 +125,39 @@ def test_wheel_carries_the_compiled_decoders_when_built(
     assert not wheel.name.endswith("-py3-none-any.whl")  # a platform wheel
 
 
+def test_a_compiler_refusing_the_loop_alignment_builds_without_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # -falign-loops=32 is asked for first (the table loops' speed depends on it); a compiler
+    # that fails with it gets the plain flags, and a failure with those is the build's.
+    sys.path.insert(0, str(REPO))
+    try:
+        import hatch_build
+    finally:
+        sys.path.remove(str(REPO))
+    tried: list[list[str]] = []
+
+    def compile_with(flags: list[str], root: Path, build_dir: Path) -> list[Path]:
+        tried.append(flags)
+        if "-falign-loops=32" in flags:
+            raise RuntimeError("unknown flag")
+        return [build_dir / "built"]
+
+    monkeypatch.setattr(hatch_build, "_compile_with", compile_with)
+    if os.name == "nt":
+        assert hatch_build.FLAGS == ([],)
+        return
+    assert hatch_build._compile(REPO, tmp_path) == [tmp_path / "built"]
+    assert tried == [["-O2", "-falign-loops=32"], ["-O2"]]
+
+    def broken(flags: list[str], root: Path, build_dir: Path) -> list[Path]:
+        raise RuntimeError("no compiler")
+
+    monkeypatch.setattr(hatch_build, "_compile_with", broken)
+    with pytest.raises(RuntimeError, match="no compiler"):
+        hatch_build._compile(REPO, tmp_path)
+
+
 def _modules_after_import(code: str) -> list[str]:
     probe = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
     done = subprocess.run(
