@@ -1555,8 +1555,7 @@ speedups_first_high_byte(PyObject *module, PyObject *const *args, Py_ssize_t nar
  * per byte that is not a continuation byte, 80-BF; the widest from the highest byte: below 80
  * ASCII, below C4 U+00FF at most, below F0 U+FFFF at most, else beyond), and utf8_write
  * writes it, validating each sequence as the spec does (the second byte's range after E0, ED,
- * F0 and F4: utf8_second; into a 2-byte str, runs of ASCII and two-byte sequences sixteen
- * bytes at a time where the CPU has SSSE3: utf8_blocks2), and stops at the first invalid one (it never writes more
+ * F0 and F4: utf8_second), and stops at the first invalid one (it never writes more
  * characters than measured: each takes a byte that is not a continuation byte). From there,
  * or at once where a byte never in UTF-8 (F5-FF) is there (random bytes: the measuring stops
  * at the 64 bytes holding it), the spec's error path: utf8_write writes the rest after the
@@ -1650,14 +1649,16 @@ utf8_second(unsigned lead, unsigned b)
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/* Text of ASCII and two-byte sequences (Cyrillic, Greek, Hebrew, Arabic... with their spaces
- * and markup) into a 2-byte str, sixteen bytes at a time where the CPU has SSSE3: a block's
- * bytes are checked at once (each continuation byte right after a lead C2-DF, each lead
- * before one; no byte C0, C1 or E0-FF), a 16-bit value is made for each byte (its character
- * where it is ASCII or a lead, anything where it is a continuation byte), and the values of
- * the bytes that are not continuation bytes are packed together by a shuffle, eight lanes at a
- * time (keep_lanes: the shuffle for each set of lanes kept). Anything else in a block leaves it
- * to the byte-by-byte loop, which finds errors as the spec does. */
+/* Text of ASCII and two-byte sequences sixteen bytes at a time where the CPU has SSSE3:
+ * Cyrillic, Greek, Hebrew, Arabic... with their spaces and markup into a 2-byte str
+ * (utf8_write), and ASCII with U+0080-U+00FF (French, German, Spanish...: leads C2 and C3)
+ * into a 1-byte one (the leading run, copy_latin). A block's
+ * bytes are checked at once (each continuation byte right after a lead, each lead before one;
+ * no byte C0, C1 or above the highest lead), a 16-bit value is made for each byte (its
+ * character where it is ASCII or a lead, anything where it is a continuation byte), and the
+ * values of the bytes that are not continuation bytes are packed together by a shuffle, eight
+ * lanes at a time (keep_lanes: the shuffle for each set of lanes kept). Anything else in a
+ * block leaves it to the byte-by-byte loop, which finds errors as the spec does. */
 #define HAVE_UTF8_BLOCKS 1
 #include <tmmintrin.h>
 static unsigned char keep_lanes[256][16];
@@ -1687,57 +1688,71 @@ utf8_blocks_init(void)
 
 /* Eight bytes of a block as 16-bit lanes (bytes, the bytes after them, all bits set where a
  * lead is): each lead's character from it and the byte after it, each ASCII byte as it is;
- * the lanes of kept (a bit per lane) packed together and written at out. Returns how many. */
+ * the lanes of kept (a bit per lane) packed together and written at out in characters of
+ * kind (1 or 2 bytes: eight or sixteen bytes written). Returns how many were kept. */
 __attribute__((target("ssse3,popcnt"))) static inline int
-utf8_eight(__m128i bytes, __m128i after, __m128i leads, unsigned kept, Py_UCS2 *out)
+utf8_eight(__m128i bytes, __m128i after, __m128i leads, unsigned kept, void *out, int kind)
 {
     const __m128i pair =
         _mm_or_si128(_mm_slli_epi16(_mm_and_si128(bytes, _mm_set1_epi16(0x1F)), 6),
                      _mm_and_si128(after, _mm_set1_epi16(0x3F)));
     const __m128i chars = _mm_or_si128(_mm_and_si128(leads, pair), _mm_andnot_si128(leads, bytes));
     const __m128i shuffle = _mm_loadu_si128((const __m128i *)keep_lanes[kept]);
-    _mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(chars, shuffle));
+    const __m128i packed = _mm_shuffle_epi8(chars, shuffle);
+    if (kind == PyUnicode_2BYTE_KIND) {
+        _mm_storeu_si128((__m128i *)out, packed);
+    } else {
+        _mm_storel_epi64((__m128i *)out, _mm_packus_epi16(packed, packed));
+    }
     return __builtin_popcount(kept);
 }
 
-/* s[i:n] written into out from character *k on, block by block of sixteen bytes, while a
- * block is ASCII and whole two-byte sequences (a lead as its last byte is left for the next
- * block) and sixteen more characters fit before length: returns where it stopped in s and
- * moves *k past the characters written. Each block writes sixteen characters, those after the
- * ones it made are written over by the next block (or the byte-by-byte loop). */
+/* s[i:n] written into out (a str of kind 1 or 2) from character *k on, block by block of
+ * sixteen bytes, while a block is ASCII and whole two-byte sequences whose leads are C2-C3
+ * (kind 1) or C2-DF (kind 2) and sixteen more characters fit before length: returns where it
+ * stopped in s and moves *k past the characters written. A lead as a block's last byte is
+ * written with the continuation byte after it (the next block starts with that byte, already
+ * taken), so that every block starts sixteen bytes after the last: no block's loads wait for
+ * the one before. Each block writes sixteen characters; those after the ones it made are
+ * written over by the next block (or the byte-by-byte loop). */
 __attribute__((target("ssse3,popcnt"))) static Py_ssize_t
-utf8_blocks2(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_UCS2 *out, Py_ssize_t *k,
-             Py_ssize_t length)
+utf8_blocks_of(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *out, Py_ssize_t *k,
+               Py_ssize_t length, int kind)
 {
-    const __m128i zero = _mm_setzero_si128(), e0 = _mm_set1_epi8((char)0xE0);
-    const __m128i fe = _mm_set1_epi8((char)0xFE), c0 = _mm_set1_epi8((char)0xC0);
+    const __m128i zero = _mm_setzero_si128(), c0 = _mm_set1_epi8((char)0xC0);
+    const __m128i fe = _mm_set1_epi8((char)0xFE);
+    const __m128i past_leads = _mm_set1_epi8((char)(kind == PyUnicode_2BYTE_KIND ? 0xE0 : 0xC4));
     Py_ssize_t at = *k;
-    while (i + 16 <= n && at + 16 <= length) {
+    unsigned carried = 0; /* the last block's last byte is a lead (written with this one's first) */
+    while (i + 17 <= n && at + 16 <= length) {
         const __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
-        const __m128i above_df = _mm_cmpeq_epi8(_mm_max_epu8(v, e0), v);
+        const __m128i next = _mm_loadu_si128((const __m128i *)(s + i + 1));
+        const __m128i above = _mm_cmpeq_epi8(_mm_max_epu8(v, past_leads), v);
         const __m128i c0_c1 = _mm_cmpeq_epi8(_mm_and_si128(v, fe), c0);
-        if (_mm_movemask_epi8(_mm_or_si128(above_df, c0_c1)) != 0) {
+        if (_mm_movemask_epi8(_mm_or_si128(above, c0_c1)) != 0) {
             break;
         }
-        /* (as signed bytes: continuation bytes 80-BF are below (char)0xC0, leads C2-DF
-         * between it and zero) */
+        /* (as signed bytes: continuation bytes 80-BF are below (char)0xC0, leads between it
+         * and zero) */
         const __m128i is_cont = _mm_cmplt_epi8(v, c0);
         const unsigned cont = (unsigned)_mm_movemask_epi8(is_cont);
         const unsigned lead = (unsigned)_mm_movemask_epi8(v) & ~cont;
-        if (cont != ((lead << 1) & 0xFFFF)) {
+        if (cont != (((lead << 1) | carried) & 0xFFFF) ||
+            (lead & 0x8000 && !CONTINUATION(s[i + 16]))) {
             break;
         }
-        const unsigned kept = ~cont & (lead & 0x8000 ? 0x7FFFu : 0xFFFFu);
-        const __m128i next = _mm_srli_si128(v, 1);
+        const unsigned kept = ~cont & 0xFFFF;
         const __m128i is_lead = _mm_andnot_si128(is_cont, _mm_cmplt_epi8(v, zero));
+        char *to = (char *)out;
         at += utf8_eight(_mm_unpacklo_epi8(v, zero), _mm_unpacklo_epi8(next, zero),
-                         _mm_unpacklo_epi8(is_lead, is_lead), kept & 0xFF, out + at);
+                         _mm_unpacklo_epi8(is_lead, is_lead), kept & 0xFF, to + at * kind, kind);
         at += utf8_eight(_mm_unpackhi_epi8(v, zero), _mm_unpackhi_epi8(next, zero),
-                         _mm_unpackhi_epi8(is_lead, is_lead), kept >> 8, out + at);
-        i += lead & 0x8000 ? 15 : 16;
+                         _mm_unpackhi_epi8(is_lead, is_lead), kept >> 8, to + at * kind, kind);
+        carried = lead >> 15;
+        i += 16;
     }
     *k = at;
-    return i;
+    return i + carried; /* (past a continuation byte already written) */
 }
 #endif
 
@@ -1800,7 +1815,7 @@ next:
 #ifdef HAVE_UTF8_BLOCKS
             if (kind == PyUnicode_2BYTE_KIND && utf8_blocks) {
                 Py_ssize_t at = k; /* (k itself stays in a register) */
-                const Py_ssize_t to = utf8_blocks2(s, n, i, (Py_UCS2 *)data, &at, length);
+                const Py_ssize_t to = utf8_blocks_of(s, n, i, data, &at, length, kind);
                 if (to != i) {
                     i = to;
                     k = at;
@@ -2002,6 +2017,17 @@ copy_latin(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_UCS1 *out, Py_
     while (i < n) {
         uint64_t word;
         if (s[i] >= 0x80) {
+#ifdef HAVE_UTF8_BLOCKS
+            if (utf8_blocks) { /* (j <= i: sixteen more characters fit in a str of n) */
+                Py_ssize_t at = *j;
+                const Py_ssize_t to = utf8_blocks_of(s, n, i, out, &at, n, PyUnicode_1BYTE_KIND);
+                if (to != i) {
+                    i = to;
+                    *j = at;
+                    continue;
+                }
+            }
+#endif
             if (!LATIN_PAIR(s, n, i)) {
                 break;
             }
