@@ -1652,13 +1652,13 @@ utf8_second(unsigned lead, unsigned b)
 /* Text of ASCII and two-byte sequences sixteen bytes at a time where the CPU has SSSE3:
  * Cyrillic, Greek, Hebrew, Arabic... with their spaces and markup into a 2-byte str
  * (utf8_write), and ASCII with U+0080-U+00FF (French, German, Spanish...: leads C2 and C3)
- * into a 1-byte one (the leading run, copy_latin). A block's
- * bytes are checked at once (each continuation byte right after a lead, each lead before one;
- * no byte C0, C1 or above the highest lead), a 16-bit value is made for each byte (its
- * character where it is ASCII or a lead, anything where it is a continuation byte), and the
- * values of the bytes that are not continuation bytes are packed together by a shuffle, eight
- * lanes at a time (keep_lanes: the shuffle for each set of lanes kept). Anything else in a
- * block leaves it to the byte-by-byte loop, which finds errors as the spec does. */
+ * into a 1-byte one (the leading run, copy_latin). A block's bytes are checked at once (each
+ * continuation byte right after a lead, each lead before one; no byte C0, C1 or above the
+ * highest lead), a 16-bit value is made for each byte (its character where it is ASCII or a
+ * lead, anything where it is a continuation byte), and the values of the bytes that are not
+ * continuation bytes are packed together by a shuffle, eight lanes at a time (keep_lanes: the
+ * shuffle for each set of lanes kept). Anything else in a block leaves it to the
+ * byte-by-byte loop, which finds errors as the spec does. */
 #define HAVE_UTF8_BLOCKS 1
 #include <tmmintrin.h>
 static unsigned char keep_lanes[256][16];
