@@ -1657,8 +1657,7 @@ utf8_second(unsigned lead, unsigned b)
  * highest lead), a 16-bit value is made for each byte (its character where it is ASCII or a
  * lead, anything where it is a continuation byte), and the values of the bytes that are not
  * continuation bytes are packed together by a shuffle, eight lanes at a time (keep_lanes: the
- * shuffle for each set of lanes kept). Runs of three-byte sequences (CJK text) go four at a
- * time into a 2-byte str (utf8_blocks3). Anything else in a block leaves it to the
+ * shuffle for each set of lanes kept). Anything else in a block leaves it to the
  * byte-by-byte loop, which finds errors as the spec does. */
 #define HAVE_UTF8_BLOCKS 1
 #include <tmmintrin.h>
@@ -1755,51 +1754,6 @@ utf8_blocks_of(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *out, Py
     *k = at;
     return i + carried; /* (past a continuation byte already written) */
 }
-
-/* s[i:n] written into out (a 2-byte str) from character *k on, twelve bytes (four
- * three-byte sequences: CJK text, kana, punctuation) at a time while they are four valid
- * sequences (a lead E0-EF and two continuation bytes each, the character at least U+0800 and
- * no surrogate) and four more characters fit before length: returns where it stopped in s and
- * moves *k past the characters written. */
-__attribute__((target("ssse3"))) static Py_ssize_t
-utf8_blocks3(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_UCS2 *out, Py_ssize_t *k,
-             Py_ssize_t length)
-{
-    const __m128i kinds = _mm_setr_epi8((char)0xF0, (char)0xC0, (char)0xC0, (char)0xF0,
-                                        (char)0xC0, (char)0xC0, (char)0xF0, (char)0xC0,
-                                        (char)0xC0, (char)0xF0, (char)0xC0, (char)0xC0, 0, 0, 0, 0);
-    const __m128i wanted = _mm_setr_epi8((char)0xE0, (char)0x80, (char)0x80, (char)0xE0,
-                                         (char)0x80, (char)0x80, (char)0xE0, (char)0x80,
-                                         (char)0x80, (char)0xE0, (char)0x80, (char)0x80, 0, 0, 0, 0);
-    /* Each sequence's bytes as a 32-bit lane: third | second << 8 | lead << 16. */
-    const __m128i lanes = _mm_setr_epi8(2, 1, 0, -1, 5, 4, 3, -1, 8, 7, 6, -1, 11, 10, 9, -1);
-    const __m128i low_halves = _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1,
-                                             -1, -1);
-    const __m128i below_0800 = _mm_set1_epi32(0x800), surrogates = _mm_set1_epi32(0xD800);
-    const __m128i f800 = _mm_set1_epi32(0xF800);
-    Py_ssize_t at = *k;
-    while (i + 16 <= n && at + 4 <= length) {
-        const __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
-        if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, kinds), wanted)) != 0xFFFF) {
-            break;
-        }
-        const __m128i x = _mm_shuffle_epi8(v, lanes);
-        const __m128i cp = _mm_or_si128(
-            _mm_or_si128(_mm_and_si128(x, _mm_set1_epi32(0x3F)),
-                         _mm_and_si128(_mm_srli_epi32(x, 2), _mm_set1_epi32(0xFC0))),
-            _mm_and_si128(_mm_srli_epi32(x, 4), _mm_set1_epi32(0xF000)));
-        const __m128i overlong = _mm_cmplt_epi32(cp, below_0800);
-        const __m128i surrogate = _mm_cmpeq_epi32(_mm_and_si128(cp, f800), surrogates);
-        if (_mm_movemask_epi8(_mm_or_si128(overlong, surrogate)) != 0) {
-            break;
-        }
-        _mm_storel_epi64((__m128i *)(out + at), _mm_shuffle_epi8(cp, low_halves));
-        i += 12;
-        at += 4;
-    }
-    *k = at;
-    return i;
-}
 #endif
 
 /* Writes the text of s[i:n] into data from character k on (a str of the given kind and
@@ -1875,17 +1829,6 @@ next:
             cp = (b & 0x1F) << 6 | (s[i + 1] & 0x3F);
             i += 2;
         } else if (b < 0xF0) { /* E0-EF: A0-BF after E0, 80-9F after ED (no surrogates) */
-#ifdef HAVE_UTF8_BLOCKS
-            if (kind == PyUnicode_2BYTE_KIND && utf8_blocks) {
-                Py_ssize_t at = k;
-                const Py_ssize_t to = utf8_blocks3(s, n, i, (Py_UCS2 *)data, &at, length);
-                if (to != i) {
-                    i = to;
-                    k = at;
-                    continue;
-                }
-            }
-#endif
             if (i + 2 >= n) {
                 goto invalid;
             }
