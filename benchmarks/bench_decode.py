@@ -19,7 +19,8 @@ random bytes (error-dense input for the multi-byte encodings), the worst ratios 
 Python's codec and against turbohtml (turbohtml's time / ours), and the peak memory
 (tracemalloc) of decoding 10 MB of typical text relative to the size of the output. UTF-8 is
 also measured on each kind of text (``utf8_kinds``: ASCII, English with a few curly quotes and
-euro signs, Latin-1 letters, Cyrillic, Japanese, Chinese, emoji, bench_response.py's 30 KB
+euro signs, Latin-1 letters, Cyrillic, Japanese, Japanese with ASCII between its words,
+Russian with guillemets, dashes and ellipses, Korean, Chinese, emoji, bench_response.py's 30 KB
 and 1 MB pages, valid text with one invalid byte at its end), as its decoder takes a
 different path for each.
 
@@ -139,6 +140,9 @@ def utf8_kinds() -> dict[str, bytes]:
         "Latin-1 letters": SAMPLES["latin"].replace("œ", "oe").replace("€", "E"),
         "Cyrillic": SAMPLES["cyrillic"],
         "Japanese": SAMPLES["japanese"],
+        "Japanese with ASCII": "価格は1,280円（税込）。Tokyo駅から5分、Wi-Fi完備、JR線OK。",
+        "Russian, «» — …": "Москва — столица России. «Город», сказал он… и всё — 5 км.",
+        "Korean": SAMPLES["korean"],
         "Chinese": SAMPLES["simplified"],
         "emoji": "Party 🎉 time 😀 rocket 🚀 thumbs 👍 " * 3,
         "emoji only": "🎉😀🚀👍" * 20,

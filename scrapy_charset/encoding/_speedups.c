@@ -1686,17 +1686,26 @@ utf8_blocks_init(void)
     utf8_blocks = 1;
 }
 
-/* Eight bytes of a block as 16-bit lanes (bytes, the bytes after them, all bits set where a
- * lead is): each lead's character from it and the byte after it, each ASCII byte as it is;
- * the lanes of kept (a bit per lane) packed together and written at out in characters of
- * kind (1 or 2 bytes: eight or sixteen bytes written). Returns how many were kept. */
+/* Eight bytes of a block as 16-bit lanes (bytes, the bytes after them and after those, all
+ * bits set where a two-byte or a three-byte lead is): each lead's character from it and the
+ * bytes after it, each ASCII byte as it is; the lanes of kept (a bit per lane) packed together
+ * and written at out in characters of kind (1 or 2 bytes: eight or sixteen bytes written).
+ * Returns how many were kept. With three 0 (a block without three-byte leads), after2 and
+ * leads3 are not read. */
 __attribute__((target("ssse3,popcnt"))) static inline int
-utf8_eight(__m128i bytes, __m128i after, __m128i leads, unsigned kept, void *out, int kind)
+utf8_eight(__m128i bytes, __m128i after, __m128i after2, __m128i leads2, __m128i leads3,
+           unsigned kept, void *out, int kind, const int three)
 {
+    const __m128i low6 = _mm_and_si128(after, _mm_set1_epi16(0x3F));
     const __m128i pair =
-        _mm_or_si128(_mm_slli_epi16(_mm_and_si128(bytes, _mm_set1_epi16(0x1F)), 6),
-                     _mm_and_si128(after, _mm_set1_epi16(0x3F)));
-    const __m128i chars = _mm_or_si128(_mm_and_si128(leads, pair), _mm_andnot_si128(leads, bytes));
+        _mm_or_si128(_mm_slli_epi16(_mm_and_si128(bytes, _mm_set1_epi16(0x1F)), 6), low6);
+    __m128i chars = _mm_or_si128(_mm_and_si128(leads2, pair), _mm_andnot_si128(leads2, bytes));
+    if (three) { /* (a 16-bit shift by 12 keeps the lead's low four bits) */
+        const __m128i triple =
+            _mm_or_si128(_mm_or_si128(_mm_slli_epi16(bytes, 12), _mm_slli_epi16(low6, 6)),
+                         _mm_and_si128(after2, _mm_set1_epi16(0x3F)));
+        chars = _mm_or_si128(_mm_and_si128(leads3, triple), _mm_andnot_si128(leads3, chars));
+    }
     const __m128i shuffle = _mm_loadu_si128((const __m128i *)keep_lanes[kept]);
     const __m128i packed = _mm_shuffle_epi8(chars, shuffle);
     if (kind == PyUnicode_2BYTE_KIND) {
@@ -1708,24 +1717,39 @@ utf8_eight(__m128i bytes, __m128i after, __m128i leads, unsigned kept, void *out
 }
 
 /* s[i:n] written into out (a str of kind 1 or 2) from character *k on, block by block of
- * sixteen bytes, while a block is ASCII and whole two-byte sequences whose leads are C2-C3
- * (kind 1) or C2-DF (kind 2) and sixteen more characters fit before length: returns where it
- * stopped in s and moves *k past the characters written. A lead as a block's last byte is
- * written with the continuation byte after it (the next block starts with that byte, already
- * taken), so that every block starts sixteen bytes after the last: no block's loads wait for
- * the one before. Each block writes sixteen characters; those after the ones it made are
- * written over by the next block (or the byte-by-byte loop). */
+ * sixteen bytes, while a block is ASCII and whole sequences of two bytes with leads C2-C3
+ * (kind 1), or of two and three bytes with leads C2-EF (kind 2: no surrogate, no overlong
+ * form), and sixteen more characters fit before length: returns where it stopped in s and
+ * moves *k past the characters written. A lead near a block's end is written with the
+ * continuation bytes after it (the next block starts with those, already taken), so that
+ * every block starts sixteen bytes after the last: no block's loads wait for the one before.
+ * Each block writes sixteen characters; those after the ones it made are written over by the
+ * next block (or the byte-by-byte loop). A block of ASCII only is widened as it is. */
 __attribute__((target("ssse3,popcnt"))) static Py_ssize_t
 utf8_blocks_of(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *out, Py_ssize_t *k,
                Py_ssize_t length, int kind)
 {
     const __m128i zero = _mm_setzero_si128(), c0 = _mm_set1_epi8((char)0xC0);
-    const __m128i fe = _mm_set1_epi8((char)0xFE);
-    const __m128i past_leads = _mm_set1_epi8((char)(kind == PyUnicode_2BYTE_KIND ? 0xE0 : 0xC4));
+    const __m128i fe = _mm_set1_epi8((char)0xFE), e0 = _mm_set1_epi8((char)0xE0);
+    const __m128i ed = _mm_set1_epi8((char)0xED), bit5 = _mm_set1_epi8(0x20);
+    const __m128i past_leads = _mm_set1_epi8((char)(kind == PyUnicode_2BYTE_KIND ? 0xF0 : 0xC4));
     Py_ssize_t at = *k;
-    unsigned carried = 0; /* the last block's last byte is a lead (written with this one's first) */
-    while (i + 17 <= n && at + 16 <= length) {
+    unsigned carried = 0; /* the bytes at the start of this block that the last one took */
+    while (i + 18 <= n && at + 16 <= length) {
         const __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+        const unsigned high = (unsigned)_mm_movemask_epi8(v);
+        char *to = (char *)out + at * kind;
+        if (high == 0 && carried == 0) { /* ASCII */
+            if (kind == PyUnicode_2BYTE_KIND) {
+                _mm_storeu_si128((__m128i *)to, _mm_unpacklo_epi8(v, zero));
+                _mm_storeu_si128((__m128i *)to + 1, _mm_unpackhi_epi8(v, zero));
+            } else {
+                _mm_storeu_si128((__m128i *)to, v);
+            }
+            at += 16;
+            i += 16;
+            continue;
+        }
         const __m128i next = _mm_loadu_si128((const __m128i *)(s + i + 1));
         const __m128i above = _mm_cmpeq_epi8(_mm_max_epu8(v, past_leads), v);
         const __m128i c0_c1 = _mm_cmpeq_epi8(_mm_and_si128(v, fe), c0);
@@ -1736,23 +1760,46 @@ utf8_blocks_of(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *out, Py
          * and zero) */
         const __m128i is_cont = _mm_cmplt_epi8(v, c0);
         const unsigned cont = (unsigned)_mm_movemask_epi8(is_cont);
-        const unsigned lead = (unsigned)_mm_movemask_epi8(v) & ~cont;
-        if (cont != (((lead << 1) | carried) & 0xFFFF) ||
-            (lead & 0x8000 && !CONTINUATION(s[i + 16]))) {
+        const __m128i is_lead3 = _mm_cmpeq_epi8(_mm_max_epu8(v, e0), v); /* E0-EF */
+        const unsigned lead3 = (unsigned)_mm_movemask_epi8(is_lead3);
+        const unsigned lead = high & ~cont;
+        const unsigned taken = (lead << 1) | (lead3 << 2) | carried; /* continuation bytes */
+        if (cont != (taken & 0xFFFF) || (taken & 0x10000 && !CONTINUATION(s[i + 16])) ||
+            (taken & 0x20000 && !CONTINUATION(s[i + 17]))) {
             break;
         }
         const unsigned kept = ~cont & 0xFFFF;
         const __m128i is_lead = _mm_andnot_si128(is_cont, _mm_cmplt_epi8(v, zero));
-        char *to = (char *)out;
-        at += utf8_eight(_mm_unpacklo_epi8(v, zero), _mm_unpacklo_epi8(next, zero),
-                         _mm_unpacklo_epi8(is_lead, is_lead), kept & 0xFF, to + at * kind, kind);
-        at += utf8_eight(_mm_unpackhi_epi8(v, zero), _mm_unpackhi_epi8(next, zero),
-                         _mm_unpackhi_epi8(is_lead, is_lead), kept >> 8, to + at * kind, kind);
-        carried = lead >> 15;
+        if (lead3) {
+            /* The second byte after E0 is A0-BF (no overlong form), after ED 80-9F (no
+             * surrogate): bit 5 set after E0, clear after ED. */
+            const __m128i second5 = _mm_cmpeq_epi8(_mm_and_si128(next, bit5), bit5);
+            const __m128i wrong = _mm_or_si128(_mm_andnot_si128(second5, _mm_cmpeq_epi8(v, e0)),
+                                               _mm_and_si128(second5, _mm_cmpeq_epi8(v, ed)));
+            if (_mm_movemask_epi8(wrong) != 0) {
+                break;
+            }
+            const __m128i next2 = _mm_loadu_si128((const __m128i *)(s + i + 2));
+            const __m128i lead2 = _mm_andnot_si128(is_lead3, is_lead);
+            at += utf8_eight(_mm_unpacklo_epi8(v, zero), _mm_unpacklo_epi8(next, zero),
+                             _mm_unpacklo_epi8(next2, zero), _mm_unpacklo_epi8(lead2, lead2),
+                             _mm_unpacklo_epi8(is_lead3, is_lead3), kept & 0xFF, to, kind, 1);
+            at += utf8_eight(_mm_unpackhi_epi8(v, zero), _mm_unpackhi_epi8(next, zero),
+                             _mm_unpackhi_epi8(next2, zero), _mm_unpackhi_epi8(lead2, lead2),
+                             _mm_unpackhi_epi8(is_lead3, is_lead3), kept >> 8,
+                             (char *)out + at * kind, kind, 1);
+        } else {
+            at += utf8_eight(_mm_unpacklo_epi8(v, zero), _mm_unpacklo_epi8(next, zero), zero,
+                             _mm_unpacklo_epi8(is_lead, is_lead), zero, kept & 0xFF, to, kind, 0);
+            at += utf8_eight(_mm_unpackhi_epi8(v, zero), _mm_unpackhi_epi8(next, zero), zero,
+                             _mm_unpackhi_epi8(is_lead, is_lead), zero, kept >> 8,
+                             (char *)out + at * kind, kind, 0);
+        }
+        carried = taken >> 16;
         i += 16;
     }
     *k = at;
-    return i + carried; /* (past a continuation byte already written) */
+    return i + __builtin_popcount(carried); /* (past continuation bytes already written) */
 }
 #endif
 
@@ -1811,18 +1858,18 @@ next:
             i++;
             continue;
         }
-        if (b < 0xE0) { /* C2-DF, then one continuation byte */
 #ifdef HAVE_UTF8_BLOCKS
-            if (kind == PyUnicode_2BYTE_KIND && utf8_blocks) {
-                Py_ssize_t at = k; /* (k itself stays in a register) */
-                const Py_ssize_t to = utf8_blocks_of(s, n, i, data, &at, length, kind);
-                if (to != i) {
-                    i = to;
-                    k = at;
-                    continue;
-                }
+        if (kind == PyUnicode_2BYTE_KIND && utf8_blocks && b < 0xF0) {
+            Py_ssize_t at = k; /* (k itself stays in a register) */
+            const Py_ssize_t to = utf8_blocks_of(s, n, i, data, &at, length, kind);
+            if (to != i) {
+                i = to;
+                k = at;
+                continue;
             }
+        }
 #endif
+        if (b < 0xE0) { /* C2-DF, then one continuation byte */
             if (b < 0xC2 || i + 1 >= n || !CONTINUATION(s[i + 1])) {
                 goto invalid;
             }

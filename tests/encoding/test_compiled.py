@@ -507,13 +507,14 @@ def test_utf8_every_sequence_at_every_lane_and_across_blocks() -> None:
 
 @needs_compiled
 @pytest.mark.parametrize("blocks", [True, False])
-def test_utf8_two_byte_text_in_blocks_and_byte_by_byte(blocks: bool) -> None:
-    # ASCII and two-byte sequences into a 2-byte str, and ASCII and U+0080-U+00FF into a
-    # 1-byte one: sixteen bytes at a time where the CPU has SSSE3 (use_utf8_blocks), else byte
-    # by byte; the same text either way. Every piece at every place of such texts cut at every
-    # length: a block with a lead as its last byte, a continuation byte first, a lone lead,
-    # C0/C1, a lead beyond C3 in Latin-1 text, a three- or four-byte sequence or an error
-    # anywhere in it, and the last sixteen characters of the str (written byte by byte).
+def test_utf8_text_in_blocks_and_byte_by_byte(blocks: bool) -> None:
+    # ASCII, two- and three-byte sequences into a 2-byte str, and ASCII and U+0080-U+00FF into
+    # a 1-byte one: sixteen bytes at a time where the CPU has SSSE3 (use_utf8_blocks), else
+    # byte by byte; the same text either way. Every piece at every place of such texts cut at
+    # every length: a block with a lead as its last byte or last but one, continuation bytes
+    # first, a lone lead, C0/C1, a lead beyond C3 in Latin-1 text, an overlong form or a
+    # surrogate after E0/ED, a four-byte sequence or an error anywhere in it, and the last
+    # sixteen characters of the str (written byte by byte).
     assert cjk.compiled is not None
     in_use = cjk.compiled.use_utf8_blocks(blocks)
     try:
@@ -522,7 +523,9 @@ def test_utf8_two_byte_text_in_blocks_and_byte_by_byte(blocks: bool) -> None:
         if not blocks:
             assert not in_use
         for base in ("Жы ", "Привет, мир. ", "<a>Ωμέγα</a> ", "Ж" * 9 + "x", "ĀĀ a",
-                     "Größe, Straße ", "<p>Crème brûlée à côté</p>", "é" * 9 + "x", "ÿ\xa0"):
+                     "Größe, Straße ", "<p>Crème brûlée à côté</p>", "é" * 9 + "x", "ÿ\xa0",
+                     "吾輩は猫である。", "価格は123円、Wi-Fi ", "“Да” — и… ",
+                     "\u0800\ud7ff\ue000\uffffx", "ࠀ߿ Ω한"):
             raw = (base * 12).encode()
             for length in (*range(0, 40), 63, 64, 65, 100):
                 text = raw[:length]
@@ -534,6 +537,11 @@ def test_utf8_two_byte_text_in_blocks_and_byte_by_byte(blocks: bool) -> None:
         _utf8_equal(big)
         _utf8_equal(big + b"\xd0")
         _utf8_equal(big[:1000] + "—".encode() + big[1000:] + "😀".encode())
+        japanese = ("<p>吾輩は猫である。名前はまだ無い。Tokyo駅から5分。</p>\n" * 500).encode()
+        _utf8_equal(japanese)
+        _utf8_equal(japanese + b"\xe3\x81")
+        _utf8_equal(japanese[:1001] + b"\xed\xa0\x80" + japanese[1001:])
+        _utf8_equal(japanese[:1002] + "😀".encode() + japanese[1002:])
         french = ("<p>Voilà un café très élégant, à côté de la forêt.</p>\n" * 500).encode()
         _utf8_equal(french)
         _utf8_equal(french + b"\xc3")
