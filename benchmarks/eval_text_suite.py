@@ -2,8 +2,9 @@
 
 Usage: python benchmarks/eval_text_suite.py SUITE_DIR [--failures] [--by-encoding] [--keep DIR]
 
-SUITE_DIR holds ``<language>/<encoding>.<ext>`` files: plain text in the encoding its name
-says (uchardet's ``test/`` folder has this layout; nothing of it is copied into this project).
+SUITE_DIR holds ``<language>/<encoding>.<ext>`` files (or ``<encoding>.<n>.<ext>``, several
+in one encoding): plain text in the encoding its name says (uchardet's ``test/`` folder has
+this layout; nothing of it is copied into this project).
 Each text whose encoding a browser can decode is wrapped as an HTML page declaring nothing
 (paragraphs as ``<p>``; ``<pre>`` for UTF-16 and ISO-2022-JP, whose bytes are not escaped)
 and given to ``benchmarks/eval_detection.py`` with the ccTLD of its language, which prints
@@ -14,6 +15,7 @@ encodings no browser decodes (IBM852, VISCII, EUC-TW, Johab, ...) are listed and
 from __future__ import annotations
 
 import argparse
+import re
 import tempfile
 from pathlib import Path
 
@@ -30,7 +32,8 @@ _TLDS = {
     "ga": "ie", "he": "il", "hi": "in", "hr": "hr", "hu": "hu", "it": "it", "ja": "jp",
     "ka": "ge", "ko": "kr", "lt": "lt", "lv": "lv", "mk": "mk", "mt": "mt", "no": "no",
     "pl": "pl", "pt": "pt", "ro": "ro", "ru": "ru", "sk": "sk", "sl": "si", "sr": "rs",
-    "sv": "se", "th": "th", "tr": "tr", "uk": "ua", "vi": "vn",
+    "sv": "se", "th": "th", "tr": "tr", "uk": "ua", "vi": "vn", "af": "za", "az": "az",
+    "bs": "ba", "fa": "ir", "id": "id", "is": "is", "ms": "my", "nl": "nl", "sq": "al",
 }  # fmt: skip
 _ZH_TLDS = {"Big5": "tw", "gb18030": "cn", "GBK": "cn"}
 
@@ -40,6 +43,7 @@ def encoding_of(path: Path) -> Encoding | None:
     stem = path.name
     for suffix in (".txt", ".smi"):
         stem = stem.removesuffix(suffix)
+    stem = re.sub(r"\.\d+$", "", stem)  # windows-1252.3.txt: the fourth text in windows-1252
     label = stem.replace(".", "")  # utf-16.le -> utf-16le
     return lookup(_ALIASES.get(label, label))
 

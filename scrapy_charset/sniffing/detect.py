@@ -566,13 +566,28 @@ _SIGN_BY_LETTER = lazy_compile(
     rb"|(?<=[0-9])\xb5(?=[A-Za-z])|(?<=[0-9] )\xb5(?=[A-Za-z])"
 )
 
+# Bytes 0xAB and 0xBB are the guillemets `« »` in windows-125x, ISO-8859-1, -7, -13, -15 and
+# -16, and letters in ISO-8859-2 (`Ť ť`), -3 (`Ğ ğ`), -4 (`Ģ ģ`) and -10: a pair of them around
+# words or signs (`«Desa»`, `« Ouvrir »`, German `»Öffnen«`, `«_»`; the opening one not after
+# a letter, the closing one not before one, within a line) is a pair of quotes, and no evidence
+# of a language: Catalan or French text with a few quoted words read as Czech or Esperanto. (A
+# Slovak ISO-8859-2 `Ťava ... radosť` matches too; its other letters decide.)
+_GUILLEMETS = lazy_compile(
+    rb"(?<![A-Za-z\x80-\xff])(\xab|\xbb)"
+    rb"([ \xa0]?[^\s<>\xab\xbb](?:[^<>\n\xab\xbb]{0,80}?[^\s<>\xab\xbb])?[ \xa0]?)"
+    rb"(?!\1)[\xab\xbb](?![A-Za-z\x80-\xff])"
+)
+
 _SIGNS = (b"\x91", b"\x92", b"\x93", b"\x94", b"\xb5")
 
 
 def neutral_signs(data: bytes) -> bytes:
     """``data`` with each byte 0x91-0x94 that stands as a quote by an ASCII letter, and
-    each micro sign before a unit (see ``_SIGN_BY_LETTER``), replaced by an ASCII `'`: the
-    same in every reading."""
+    each micro sign before a unit (see ``_SIGN_BY_LETTER``), replaced by an ASCII `'`, and
+    each pair of guillemets around words (``_GUILLEMETS``) by ASCII `"`: the same in every
+    reading."""
+    if b"\xab" in data or b"\xbb" in data:
+        data = _GUILLEMETS.sub(rb'"\2"', data)
     if all(sign not in data for sign in _SIGNS):
         return data
     return _SIGN_BY_LETTER.sub(b"'", data)
@@ -587,6 +602,23 @@ def _readings_without_micro_sign() -> frozenset[str]:
     from .letters import CANDIDATES
 
     return frozenset(name for name in CANDIDATES if charmap_table(name)[0xB5] != "µ")
+
+
+# Guillemets around words (see _GUILLEMETS) prefer, among readings otherwise alike, those that
+# read them as guillemets: Slovene windows-1250 `»data«` is not ISO-8859-2's `ťdataŤ`, though
+# .si's usual encoding is ISO-8859-2 and the letters read alike.
+@cache
+def _readings_without_guillemets() -> frozenset[str]:
+    from .letters import CANDIDATES
+
+    return frozenset(
+        name for name in CANDIDATES if charmap_table(name)[0xAB] + charmap_table(name)[0xBB] != "«»"
+    )
+
+
+def _quotes_with_guillemets(data: bytes) -> bool:
+    """Whether ``data`` holds a pair of guillemets around words (``_GUILLEMETS``)."""
+    return (b"\xab" in data or b"\xbb" in data) and _GUILLEMETS.search(data) is not None
 
 
 def choose_single_byte(
@@ -624,12 +656,14 @@ def choose_single_byte(
         candidates = CANDIDATES
     high = _high_bytes(sample)
     ruled_out: frozenset[str] = frozenset()
+    quoted = False  # guillemets around words made neutral
     if high < _FEW_BYTES or _isolated_share(sample) > _LATIN_ISOLATED_SHARE:
         # Latin-script text: its quotes and micro signs are read as such (neutral_signs).
         neutral = neutral_signs(sample)
         if neutral != sample:
             if neutral.count(b"\xb5") < sample.count(b"\xb5"):
                 ruled_out = _readings_without_micro_sign()
+            quoted = neutral.count(b"\xab") < sample.count(b"\xab")
             sample, ranked = neutral, None
     if ranked is None or candidates != CANDIDATES:
         ranked = ranked_readings(sample, candidates, ruled_out)
@@ -648,6 +682,9 @@ def choose_single_byte(
     # them, while the prior counts once, and tip a tie the sample's evidence left even.)
     if len(tied) > 1 and _high_bytes(window) > high:
         tied = _rerank_on_window(sample, tied, window)
+    if len(tied) > 1 and (quoted or _quotes_with_guillemets(window)):
+        # Readings alike but for guillemets made neutral: those that have them.
+        tied = [name for name in tied if name not in _readings_without_guillemets()] or tied
     # A few non-ASCII bytes whose best readings are letters of another language than the
     # page's words: the readings that give that language's letters or signs.
     page = _words_around(window or sample)

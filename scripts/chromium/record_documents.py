@@ -1106,6 +1106,36 @@ def western_signs() -> Iterator[Doc]:
     return windows_1252_texts("western_signs", "sign", WESTERN_SIGNS, 5, "one kind of sign")
 
 
+# Western windows-1252 text whose only non-ASCII bytes (or most) are guillemets around words,
+# which ISO-8859-2 reads as `Ť ť`, ISO-8859-3 as `Ğ ğ`, ISO-8859-4 as `Ģ ģ`; and text whose
+# letters other encodings read as rare letters of another language (windows-1250's Slovak
+# `ĺ` for Swedish `å`, `ŕ` for Italian `à`).
+GUILLEMETS = {
+    "ca": "Feu clic a «Desa» per desar el document i a «Obre» per obrir-ne un altre de nou.",
+    "fr": "Cliquez sur « Enregistrer » pour garder le fichier, puis sur « Ouvrir » pour lire.",
+    "de": "Klicken Sie auf »Speichern«, um die Datei zu sichern, und dann auf »Öffnen«.",
+    "es": "Pulse «Guardar» para conservar el archivo y luego «Abrir» para leerlo otra vez.",
+    "it": "Fare clic su «Salva» per salvare il file e poi su «Apri» per aprirlo di nuovo.",
+    "gl": "Prema «Gardar» para conservar o ficheiro e despois «Abrir» para lelo outra vez.",
+}
+RARE_LETTERS = {
+    "sv": "Välj den färg som du vill ha från den yttre ringen, på den här sidan nu.",
+    "sv-a": "Du kan gå till sidan och få hjälp med allt på en gång, så är det bra.",
+    "it": "La conversione dal tipo al tipo esiste già per Šentjernej e per gli altri.",
+    "it-a": "Il file è già stato salvato e la città è pronta per la prossima attività.",
+    "af": "Die lêer kon nie gestoor word nie, want dit is nie op die skyf nie.",
+    "oc": "Lo fichièr es pas estat enregistrat, e la pagina es pas mai disponibla.",
+}
+
+
+def guillemets() -> Iterator[Doc]:
+    return windows_1252_texts("guillemets", "guillemets", GUILLEMETS, 4, "guillemets")
+
+
+def rare_letters() -> Iterator[Doc]:
+    return windows_1252_texts("rare_letters", "rare", RARE_LETTERS, 4, "letters rare elsewhere")
+
+
 GROUPS = {
     "xml_types": xml_types,
     "bom_header_meta": bom_header_meta,
@@ -1126,6 +1156,8 @@ GROUPS = {
     "latin_quotes": latin_quotes,
     "english_signs": english_signs,
     "western_signs": western_signs,
+    "guillemets": guillemets,
+    "rare_letters": rare_letters,
 }
 
 

@@ -118,3 +118,60 @@ def test_page_languages_count_text_words_only() -> None:
     assert page_languages(english) == frozenset()
     # One word may be a name or a quotation.
     assert page_languages(b"<p>Myslisz, \xbfe on przyjdzie?</p>") == frozenset()
+
+
+_DANISH = "Kan ikke angive filen ved oprettelse af serveren. Vil du virkelig tilbagekalde denne"
+
+
+@pytest.mark.parametrize("url", [None, "http://www.example.dk/"])
+def test_a_foreign_name_among_many_danish_words_leaves_their_letters(url: str | None) -> None:
+    """Danish `å` `ø` beside a Czech place name (`Ústí`): windows-1250 reads them as `ĺ` `ř`,
+    letters of the name's language, which outscore Danish with a foreign `Ú`. Where the words
+    say their language clearly, the reading that gives them their letters and the name letters
+    of another of its languages is chosen."""
+    text = f"{_DANISH} nøgle? Går til måneden i Ústí nad Labem, og er ikke til at finde."
+    body = _page(text, "windows-1252")
+    assert decode_html(body, url=url)[0] == decode(body, get_encoding("windows-1252"))
+
+
+def test_a_few_words_shared_with_another_language_say_none_clearly() -> None:
+    """Croatian words with `uz` three times (a Latvian word too): the page does not clearly say
+    Latvian, so windows-1257 (which reads `Č č` and `đ` as Latvian `Č č š`) is not taken
+    for the ISO-8859-2 text."""
+    text = (
+        "Čitati besplatni knjige igre knjige piju? Otvorena održavaju priređuje parku uvijek uz"
+        " čitaju a mogu subotom ujesen uz! Ćevapi prozor sajam knjige časopise uz veliki"
+        " održavaju mogu održavaju koji priređuje?"
+    )
+    body = _page(text, "ISO-8859-2")
+    assert decode_html(body, url="http://www.example.hr/")[0] == decode(
+        body, get_encoding("ISO-8859-2")
+    )
+
+
+def test_words_of_a_script_cut_by_the_words_window_do_not_count() -> None:
+    # The window of words around the first non-ASCII byte may end inside a script or begin
+    # inside one: its words are no text either way.
+    script = "var je = na(to, sa); " * 40
+    start_cut = f"<p>Hi podran entrar gratuïtament, la biblioteca.</p><script>{script}".encode(
+        "cp1252"
+    )
+    assert "slovak" not in page_languages(start_cut)
+    end_cut = f"{script}</script><p>Bon dia a tothom.</p>".encode("cp1252")
+    assert "slovak" not in page_languages(end_cut)
+
+
+@pytest.mark.parametrize("url", [None, "http://www.example.se/"])
+def test_swedish_a_ring_is_no_slovak_l_acute(url: str | None) -> None:
+    """windows-1250 reads Swedish `å` as `ĺ` and keeps `ä` (and a Zapotec name's `í`): Slovak
+    writes `ä` and `ĺ` (a few in ten thousand letters), so they count as its rare letters, not
+    its frequent ones, and the Swedish text stays windows-1252."""
+    text = (
+        'Yitha Yitha Rysk (Kazakstan, med kazakiska) Zapotec, Lapaguía-Guivini kolumnlista får'
+        ' inte anges i ALTER PUBLICATION ... DROP data: dubbla definitioner av "data"'
+        " systemregister kan inte inkluderas i listan skapar grund klon med djupet data Kan inte"
+        " lista ut namnet på toppkatalogen, sätt det explicit med --one-top-level=KATALOG"
+        " refreshalternativ Felaktigt tillstånd"
+    )
+    body = _page(text, "windows-1252")
+    assert decode_html(body, url=url)[0] == decode(body, get_encoding("windows-1252"))
