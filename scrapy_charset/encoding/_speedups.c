@@ -118,6 +118,9 @@ index_code_point(const Index *index, long pointer)
     if (pointer < 0 || pointer >= index->length) {
         return 0;
     }
+    if (index->kind == PyUnicode_2BYTE_KIND) { /* (every index but gb18030's and Big5's) */
+        return ((const Py_UCS2 *)index->data)[pointer];
+    }
     return PyUnicode_READ(index->kind, index->data, pointer);
 }
 
