@@ -1900,6 +1900,28 @@ next:
             }
             cp = (b & 0x07) << 18 | (c1 & 0x3F) << 12 | (c2 & 0x3F) << 6 | (c3 & 0x3F);
             i += 4;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            if (kind == PyUnicode_4BYTE_KIND) {
+                /* A run of them (emoji): each next one as a 32-bit word, a lead F0-F7 and
+                 * three continuation bytes checked at once, then the lead's and the second
+                 * byte's ranges; anything else goes back to the loop above. */
+                Py_UCS4 *out = (Py_UCS4 *)data;
+                uint32_t w;
+                out[k++] = cp;
+                while (i + 4 <= n && k < length &&
+                       (memcpy(&w, s + i, 4), (w & 0xC0C0C0F8u) == 0x808080F0u)) {
+                    const unsigned lead = w & 0xFF, second = (w >> 8) & 0xFF;
+                    if (lead > 0xF4 || (lead == 0xF0 && second < 0x90) ||
+                        (lead == 0xF4 && second > 0x8F)) {
+                        break;
+                    }
+                    out[k++] = (w & 0x07) << 18 | (w & 0x3F00) << 4 | ((w >> 10) & 0xFC0) |
+                               ((w >> 24) & 0x3F);
+                    i += 4;
+                }
+                continue;
+            }
+#endif
         }
         PyUnicode_WRITE(kind, data, k++, cp);
     }
