@@ -1652,16 +1652,17 @@ utf8_second(unsigned lead, unsigned b)
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/* Text of ASCII and two-byte sequences sixteen bytes at a time where the CPU has SSSE3:
- * Cyrillic, Greek, Hebrew, Arabic... with their spaces and markup into a 2-byte str
- * (utf8_write), and ASCII with U+0080-U+00FF (French, German, Spanish...: leads C2 and C3)
- * into a 1-byte one (the leading run, copy_latin). A block's bytes are checked at once (each
- * continuation byte right after a lead, each lead before one; no byte C0, C1 or above the
- * highest lead), a 16-bit value is made for each byte (its character where it is ASCII or a
- * lead, anything where it is a continuation byte), and the values of the bytes that are not
- * continuation bytes are packed together by a shuffle, eight lanes at a time (keep_lanes: the
- * shuffle for each set of lanes kept). Anything else in a block leaves it to the
- * byte-by-byte loop, which finds errors as the spec does. */
+/* Text of ASCII, two- and three-byte sequences sixteen bytes at a time where the CPU has
+ * SSSE3: Cyrillic, Greek, Arabic, CJK, Hangul, Thai... with their spaces, markup and
+ * punctuation into a 2-byte str (utf8_write), and ASCII with U+0080-U+00FF (French, German,
+ * Spanish...: leads C2 and C3) into a 1-byte one (the leading run, copy_latin). A block's
+ * bytes are checked at once (each continuation byte taken by a lead before it, each lead
+ * followed by as many as it announces; no byte C0, C1 or above the highest lead; the second
+ * byte's range after E0 and ED), a 16-bit value is made for each byte (its character where it
+ * is ASCII or a lead, anything where it is a continuation byte), and the values of the bytes
+ * that are not continuation bytes are packed together by a shuffle, eight lanes at a time
+ * (keep_lanes: the shuffle for each set of lanes kept). Anything else in a block leaves it to
+ * the byte-by-byte loop, which finds errors as the spec does. */
 #define HAVE_UTF8_BLOCKS 1
 #include <tmmintrin.h>
 static unsigned char keep_lanes[256][16];
@@ -2993,9 +2994,9 @@ PyDoc_STRVAR(utf16_decode_doc,
 
 PyDoc_STRVAR(use_utf8_blocks_doc,
 "use_utf8_blocks(flag, /)\n--\n\n"
-"Decode UTF-8 text of ASCII and two-byte sequences sixteen bytes at a time when flag is true\n"
-"and the CPU has SSSE3, else byte by byte (the tests run both); returns whether blocks are\n"
-"in use.");
+"Decode UTF-8 text of ASCII, two- and three-byte sequences sixteen bytes at a time when flag\n"
+"is true and the CPU has SSSE3, else byte by byte (the tests run both); returns whether\n"
+"blocks are in use.");
 
 static PyObject *
 speedups_use_utf8_blocks(PyObject *module, PyObject *flag)

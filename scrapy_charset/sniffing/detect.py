@@ -656,14 +656,12 @@ def choose_single_byte(
         candidates = CANDIDATES
     high = _high_bytes(sample)
     ruled_out: frozenset[str] = frozenset()
-    quoted = False  # guillemets around words made neutral
     if high < _FEW_BYTES or _isolated_share(sample) > _LATIN_ISOLATED_SHARE:
         # Latin-script text: its quotes and micro signs are read as such (neutral_signs).
         neutral = neutral_signs(sample)
         if neutral != sample:
             if neutral.count(b"\xb5") < sample.count(b"\xb5"):
                 ruled_out = _readings_without_micro_sign()
-            quoted = neutral.count(b"\xab") < sample.count(b"\xab")
             sample, ranked = neutral, None
     if ranked is None or candidates != CANDIDATES:
         ranked = ranked_readings(sample, candidates, ruled_out)
@@ -682,8 +680,8 @@ def choose_single_byte(
     # them, while the prior counts once, and tip a tie the sample's evidence left even.)
     if len(tied) > 1 and _high_bytes(window) > high:
         tied = _rerank_on_window(sample, tied, window)
-    if len(tied) > 1 and (quoted or _quotes_with_guillemets(window)):
-        # Readings alike but for guillemets made neutral: those that have them.
+    if len(tied) > 1 and _quotes_with_guillemets(window or sample):
+        # Readings alike but for guillemets around words (made neutral): those that have them.
         tied = [name for name in tied if name not in _readings_without_guillemets()] or tied
     # A few non-ASCII bytes whose best readings are letters of another language than the
     # page's words: the readings that give that language's letters or signs.

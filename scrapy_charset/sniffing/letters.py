@@ -835,8 +835,8 @@ def _reads_mostly_as(
     """``_reads_as``, or nearly: ``encoding`` reads at least half of the non-ASCII bytes
     (``keys`` - 0x80, each ``numbers`` times) as letters of one of ``languages`` (signs do not
     count: a Slovak `Ľubomír` among Romanian words is no Romanian `„ubomír`), and each of the
-    others as a letter of another of its languages (a foreign name among Danish words: `Ústí
-    nad Labem`; `Šentjernej` among Italian ones), none broken or rare."""
+    others as a letter of another of its languages (a foreign name among the words:
+    `Šentjernej` among Italian ones), none broken or rare."""
     if _reads_as(keys, encoding, languages):
         return True
     others = [_weights(encoding, language) for language in languages_of(encoding)]

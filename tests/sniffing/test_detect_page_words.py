@@ -120,16 +120,21 @@ def test_page_languages_count_text_words_only() -> None:
     assert page_languages(b"<p>Myslisz, \xbfe on przyjdzie?</p>") == frozenset()
 
 
-_DANISH = "Kan ikke angive filen ved oprettelse af serveren. Vil du virkelig tilbagekalde denne"
-
-
-@pytest.mark.parametrize("url", [None, "http://www.example.dk/"])
-def test_a_foreign_name_among_many_danish_words_leaves_their_letters(url: str | None) -> None:
-    """Danish `å` `ø` beside a Czech place name (`Ústí`): windows-1250 reads them as `ĺ` `ř`,
-    letters of the name's language, which outscore Danish with a foreign `Ú`. Where the words
-    say their language clearly, the reading that gives them their letters and the name letters
-    of another of its languages is chosen."""
-    text = f"{_DANISH} nøgle? Går til måneden i Ústí nad Labem, og er ikke til at finde."
+@pytest.mark.parametrize("url", [None, "http://www.example.it/"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "La conversione dal tipo al tipo esiste già per Šentjernej e per gli altri.",
+        "Il file non è stato salvato per Šentjernej e per gli altri, e la cartella non esiste.",
+    ],
+)
+def test_a_foreign_name_among_clearly_italian_words_leaves_their_letters(
+    url: str | None, text: str
+) -> None:
+    """Italian `à` `è` beside a Slovene place name (`Šentjernej`): windows-1250 reads them as
+    `ŕ` `č`, letters of the name's languages, which outscore Italian with a foreign `Š`. Where
+    the words say their language clearly, the reading that gives them their letters and the
+    name a letter of another of its languages is chosen."""
     body = _page(text, "windows-1252")
     assert decode_html(body, url=url)[0] == decode(body, get_encoding("windows-1252"))
 
