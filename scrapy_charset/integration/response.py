@@ -285,9 +285,12 @@ def browser_url(url: str, encoding: Encoding | str) -> str:
     ``%26%23N%3B`` (*percent-encode after encoding*); the fragment as UTF-8. Bytes outside
     ASCII and C0 controls are percent-encoded here; the rest of the URL is left for Scrapy
     (w3lib), which encodes the path as UTF-8, as browsers do.
+    Leading and trailing C0 controls and spaces are dropped first and ASCII tabs and newlines
+    removed, as the URL Standard's parser (and w3lib) does before anything else.
     """
     if url.isascii() and not _CONTROL.search(url):
         return url
+    url = url.strip(_C0_CONTROL_OR_SPACE).translate(_NO_TAB_OR_NEWLINE)
     rest, hash_, fragment = url.partition("#")
     base, question, query = rest.partition("?")
     if query:
@@ -298,6 +301,8 @@ def browser_url(url: str, encoding: Encoding | str) -> str:
 
 
 _CONTROL = lazy_compile("[\x00-\x1f]")
+_C0_CONTROL_OR_SPACE = "".join(map(chr, range(0x21)))
+_NO_TAB_OR_NEWLINE = dict.fromkeys(map(ord, "\t\n\r"))
 # Bytes written as %XX: C0 controls and everything outside ASCII. The other characters the
 # URL Standard escapes (space, quotes, <, >...) are ASCII, which Scrapy escapes the same way.
 _PERCENT = [f"%{b:02X}" if b < 0x20 or b >= 0x7F else chr(b) for b in range(256)]
@@ -335,6 +340,27 @@ def percent_encode_after_encoding(text: str, encoding: Encoding) -> str:
                 code_point = 0xFFFD
             parts.append(f"%26%23{code_point}%3B")
             start = bad + 1
+
+
+# follow(url, callback, method, headers, body, cookies, meta, encoding, ...): the place of
+# ``encoding`` among the arguments after the URL (Scrapy 2.11 to 2.19).
+_ENCODING_POSITION = 6
+
+
+def _encoding_argument(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The ``encoding`` given to ``follow()``, by name or by position; None when not given."""
+    if "encoding" in kwargs:
+        return kwargs["encoding"]
+    return args[_ENCODING_POSITION] if len(args) > _ENCODING_POSITION else None
+
+
+def _query_encoding(given: Any) -> Encoding | None:
+    """The encoding a query is encoded with, as a browser does, for ``follow(encoding=given)``;
+    None where the URL is left to Scrapy, which encodes the query with the codec itself: a
+    Python codec the Encoding Standard lacks (``"mac_roman"``), or UTF-16 (whose output
+    encoding, UTF-8, Scrapy would encode again in UTF-16)."""
+    encoding = explicit_encoding(given)
+    return encoding if encoding is not None and output_encoding(encoding) == encoding else None
 
 
 def _url_from_selector(selector: parsel.Selector) -> str:
@@ -558,8 +584,10 @@ class CharsetResponseMixin:
         elif isinstance(url, parsel.Selector):
             url = _url_from_selector(url)
         if isinstance(url, str) and not (url.isascii() and not _CONTROL.search(url)):
-            encoding = kwargs.get("encoding") or self.encoding
-            url = browser_url(self.urljoin(url), encoding)  # type: ignore[attr-defined]
+            given = _encoding_argument(args, kwargs)
+            encoding = self.encoding if given is None else _query_encoding(given)
+            if encoding is not None:
+                url = browser_url(self.urljoin(url), encoding)  # type: ignore[attr-defined]
         return super().follow(url, *args, **kwargs)  # type: ignore[misc]
 
     def replace(self, *args: Any, cls: type | None = None, **kwargs: Any) -> Any:
