@@ -110,6 +110,11 @@ def routes() -> dict[str, Reply | Handler]:
         "/utf7-meta": html(b"<meta charset=utf-7><p>" + UTF7_SMUGGLE + b"</p>", "text/html"),
         "/replacement": html(cyr, "text/html; charset=iso-2022-kr"),
         "/utf16-lie": html(fr_utf8, "text/html; charset=utf-16"),
+        # UTF-16 labels a browser reads as UTF-16LE on bytes that are not (docs/limits.md):
+        # w3lib knows no "unicode" and reads "utf-16" as big-endian, so stock finds the links.
+        "/utf16-label-unicode": html(fr_utf8, "text/html; charset=unicode"),
+        "/utf16be-no-bom": html(page("Café", FRENCH).encode("utf-16-be"),
+                                "text/html; charset=utf-16"),
         "/bom-vs-header": html(b"\xef\xbb\xbf" + fr_utf8, "text/html; charset=windows-1251"),
         "/random": html(random_body(2, 8192)),
         "/random-declared": html(random_body(3, 8192), "text/html; charset=gb18030"),
