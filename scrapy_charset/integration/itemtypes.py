@@ -9,6 +9,7 @@ are itemadapter's own, so its ``ItemAdapter.ADAPTER_CLASSES`` still decide.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from scrapy import Item
@@ -31,3 +32,13 @@ def adapter(item: Any) -> ItemAdapter:
     from itemadapter import ItemAdapter
 
     return ItemAdapter(item)
+
+
+def field_value(item: Any, name: str) -> Any:
+    """The value of the field ``name`` of ``item``, or None where it has none. Reading never
+    adds the field: a mapping (a dict, a ``scrapy.Item``) is asked through ``keys()`` whether
+    it holds the key before the key is read, so that no ``defaultdict`` factory, ``__missing__``
+    or ``__getitem__`` that inserts a default runs for an absent key."""
+    if isinstance(item, Mapping):
+        return item[name] if name in item.keys() else None
+    return adapter(item).get(name)

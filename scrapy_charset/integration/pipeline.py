@@ -24,7 +24,7 @@ from ..quality import (
     text_clean,
     unclean_positions,
 )
-from .itemtypes import adapter, is_item
+from .itemtypes import adapter, field_value, is_item
 from .pipeline_actions import (
     MAX_DEPTH,
     Context,
@@ -558,9 +558,8 @@ class CharsetPipeline:
 
     def _url_of(self, item: Any) -> str | None:
         try:
-            fields = item if type(item) is dict else adapter(item)
             for name in self.config.url_fields:
-                value = fields.get(name)
+                value = field_value(item, name)
                 if isinstance(value, str) and value:
                     # a plain copy: a str subclass's own __str__/__format__ may raise when logged
                     return str.__str__(value)
