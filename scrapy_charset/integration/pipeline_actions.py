@@ -15,7 +15,7 @@ are switched on. No Scrapy import but ``DropItem``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any
 
 from scrapy.exceptions import DropItem
@@ -240,13 +240,20 @@ def annotate(item: Any, findings: Findings, context: Context) -> None:
         )
     name = context.config.findings_field
     try:
-        if type(item) is not dict and name not in adapter(item).field_names():
-            raise KeyError(name)  # only where the item type can take the field
+        if not _may_take(item, name):
+            raise KeyError(name)
         set_field(item, name, entries)
     except Exception:
         context.add_stat("findings_skipped", 1)
         return
     context.add_stat("findings_added", 1)
+
+
+def _may_take(item: Any, name: str) -> bool:
+    """Whether ``item`` may take a field ``name`` it lacks: any dict (a subclass too) or other
+    mutable mapping (a ``scrapy.Item`` then refuses a field it does not declare), or an item
+    type that declares the field."""
+    return isinstance(item, MutableMapping) or name in adapter(item).field_names()
 
 
 def drop_if_damaged(item: Any, findings: Findings, context: Context) -> None:

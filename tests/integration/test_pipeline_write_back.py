@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import scrapy
 
+from scrapy_charset.quality import count_mojibake
 from tests.integration.test_pipeline_items import charset_stats, make_pipeline
 from tests.support.mojibake_corpus import misread
 
@@ -71,8 +72,44 @@ def test_default_settings_leave_an_item_with_defaults_for_missing_keys_as_it_is(
     assert charset_stats(stats)["charset/item/mojibake"] == 1  # it was inspected
 
 
+@pytest.mark.parametrize("kind", ITEM_KINDS)
+def test_every_action_adds_only_the_findings_field_and_changes_only_repaired_text(
+    kind: str,
+) -> None:
+    pipeline, _ = make_pipeline(**EVERY_ACTION, CHARSET_ITEM_URL_FIELDS=["canonical_url", "url"])
+    item = ITEM_KINDS[kind](title=GARBLED, note=LOST)
+    pipeline.process_item(item)
+    findings = item["charset_findings"]
+    assert _fields(item) == {"title": TEXT, "note": LOST, "charset_findings": findings}
+    assert set(findings) == {"title", "note"}
+
+
 def test_a_nested_defaultdict_gains_no_key() -> None:
     pipeline, _ = make_pipeline(**EVERY_ACTION)
     offer = collections.defaultdict(list, seller=GARBLED, note=LOST)
     pipeline.process_item({"offers": [offer]})
     assert dict(offer) == {"seller": TEXT, "note": LOST}
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        collections.OrderedDict(title=GARBLED),
+        collections.defaultdict(str, title=GARBLED),
+        MissingDict(title=GARBLED),
+    ],
+    ids=type,
+)
+def test_a_dict_subclass_takes_the_findings_field(item: dict[str, Any]) -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_ADD_FINDINGS=True)
+    pipeline.process_item(item)
+    assert dict(item) == {
+        "title": GARBLED,
+        "charset_findings": {
+            "title": {"replacement_chars": 0, "mojibake_chars": count_mojibake(GARBLED)}
+        },
+    }
+    pipeline.close_spider()
+    got = charset_stats(stats)
+    assert got["charset/item/findings_added"] == 1
+    assert "charset/item/findings_skipped" not in got
