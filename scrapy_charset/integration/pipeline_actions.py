@@ -28,7 +28,6 @@ from .pipeline_spikes import FieldState
 
 MAX_DEPTH = 32  # nesting below this is not inspected nor rewritten
 _SCALARS = (bytes, bytearray, memoryview, int, float, complex, type(None))
-_UNKNOWN: Any = object()
 
 
 class ValueCheck(NamedTuple):
@@ -53,9 +52,7 @@ class Findings:
 
     __slots__ = ("found", "damaged", "repairs")
 
-    def __init__(
-        self, found: list[FieldState | ValueCheck], damaged: list[ValueCheck]
-    ) -> None:
+    def __init__(self, found: list[FieldState | ValueCheck], damaged: list[ValueCheck]) -> None:
         self.found = found
         self.damaged = damaged
         self.repairs: list[Repair] = []
@@ -94,88 +91,120 @@ def set_field(item: Any, name: Any, value: Any) -> None:
         adapter(item)[name] = value
 
 
+Rewritten = tuple[Any, list[Repair]]  # a value rewritten, and the changes its new object holds
+
+
 class Rewriter:
     """Rewrites text values of an item through ``transform(text, path)``, rebuilding the
-    containers that change (a dict subclass or nested item is updated in place)."""
+    containers that change (a dict subclass or nested item is updated in place).
+
+    A changed value counts (``written``) only once it is in the item: once the write that puts
+    it, or a container rebuilt around it, into the item or into a container updated in place
+    succeeded. A write that fails (a frozen dataclass, a read-only mapping) leaves that place
+    as it was and is counted in ``failed``; the changes it would have brought are dropped."""
 
     def __init__(self, transform: Callable[[str, str], str]) -> None:
         self.transform = transform
-        self.changed = 0
         self.failed = 0
+        self._written: dict[int, Repair] = {}  # id of each change written -> the change
         # Containers already rewritten -> their result: a shared child is rewritten once (at
         # its first path), and a cycle ends at a container under way (kept as it is).
-        self._done: dict[int, Any] = {}
+        self._done: dict[int, Rewritten] = {}
+
+    @property
+    def written(self) -> list[Repair]:
+        """The changes that are in the item, each once, in order: (path, before, after)."""
+        return list(self._written.values())
 
     def item(self, item: Any, skip: str) -> None:
-        """Rewrite every field of ``item`` but ``skip``; a field that cannot be written back
-        (a frozen dataclass, a read-only mapping) stays as it is and is counted in failed."""
+        """Rewrite every field of ``item`` but ``skip``."""
         try:
             fields = fields_of(item)
         except Exception:
             self.failed += 1
             return
+        target = item if type(item) is dict else adapter(item)
         for name, value in fields:
             try:
                 if type(name) is str and name == skip:  # (a key's own __eq__ may raise)
                     continue
-                new = self.value(value, name if type(name) is str else str(name), 1)
-                if new is not value:
-                    set_field(item, name, new)
-            except Exception:
+                new, changes = self.value(value, name if type(name) is str else str(name), 1)
+            except Exception:  # (a nested item that cannot be read)
                 self.failed += 1
+                continue
+            self._write(target, name, value, new, changes)
 
-    def value(self, value: Any, path: str, depth: int) -> Any:
-        """``value`` rewritten; the very same object when nothing changes."""
+    def value(self, value: Any, path: str, depth: int) -> Rewritten:
+        """``value`` rewritten, the very same object when nothing changes, and the changes
+        the new object holds (none when it is the same object), not yet written."""
         if isinstance(value, str):
             new = self.transform(value, path)
             if new is value or new == value:
-                return value
-            self.changed += 1
-            return new
+                return value, []
+            return new, [Repair(path, value, new)]
         if isinstance(value, _SCALARS) or depth >= MAX_DEPTH:
-            return value
+            return value, []
         key = id(value)  # the item holds every container, so no id is reused meanwhile
-        done = self._done.get(key, _UNKNOWN)
-        if done is not _UNKNOWN:
+        done = self._done.get(key)
+        if done is not None:
             return done
-        self._done[key] = value  # under way: a cycle back to it keeps it
-        new = self._container(value, path, depth)
-        self._done[key] = new
-        return new
+        self._done[key] = (value, [])  # under way: a cycle back to it keeps it
+        done = self._done[key] = self._container(value, path, depth)
+        return done
 
-    def _container(self, value: Any, path: str, depth: int) -> Any:
-        if isinstance(value, dict):
-            pairs = [
-                (k, v, self.value(v, child_path(path, k), depth + 1))
-                for k, v in list(value.items())
-            ]
-            if all(new is old for _, old, new in pairs):
-                return value
-            if type(value) is dict:
-                return {k: new for k, _, new in pairs}
-            for k, old, new in pairs:  # a dict subclass keeps its identity and type
-                if new is not old:
-                    value[k] = new
-            return value
+    def _write(self, target: Any, key: Any, old: Any, new: Any, changes: list[Repair]) -> None:
+        """``target[key] = new`` where ``new`` replaces ``old``; its changes count once there."""
+        if new is not old:
+            try:
+                target[key] = new
+            except Exception:
+                self.failed += 1
+                return
+        for change in changes:
+            self._written[id(change)] = change
+
+    def _container(self, value: Any, path: str, depth: int) -> Rewritten:
+        if type(value) is dict:
+            return self._rebuilt_dict(value, path, depth)
         if isinstance(value, (list, tuple)):
-            olds = list(value)
-            items = [self.value(v, path + "[]", depth + 1) for v in olds]
-            if all(new is old for new, old in zip(items, olds, strict=True)):
-                return value
-            return items if type(value) is list else tuple(items)
-        if is_item(value):
-            fields = adapter(value)
-            for name, sub in list(fields.items()):
-                new = self.value(sub, child_path(path, name), depth + 1)
-                if new is not sub:
-                    fields[name] = new
-        return value
+            return self._rebuilt_sequence(value, path, depth)
+        if isinstance(value, dict):  # a dict subclass keeps its identity and type
+            self._update(value, list(value.items()), path, depth)
+        elif is_item(value):
+            self._update(adapter(value), fields_of(value), path, depth)
+        return value, []
+
+    def _rebuilt_dict(self, value: dict[Any, Any], path: str, depth: int) -> Rewritten:
+        pairs = [(k, v, self.value(v, child_path(path, k), depth + 1)) for k, v in value.items()]
+        if all(new is old for _, old, (new, _) in pairs):
+            return value, []
+        return {k: new for k, _, (new, _) in pairs}, [c for *_, (_, cs) in pairs for c in cs]
+
+    def _rebuilt_sequence(
+        self, value: list[Any] | tuple[Any, ...], path: str, depth: int
+    ) -> Rewritten:
+        olds = list(value)
+        results = [self.value(v, path + "[]", depth + 1) for v in olds]
+        items = [new for new, _ in results]
+        if all(new is old for new, old in zip(items, olds, strict=True)):
+            return value, []
+        rebuilt = items if type(value) is list else tuple(items)
+        return rebuilt, [change for _, changes in results for change in changes]
+
+    def _update(
+        self, target: Any, fields: Iterable[tuple[Any, Any]], path: str, depth: int
+    ) -> None:
+        """Write the changed fields of a container kept as it is, one by one (a dict subclass
+        through its own ``__setitem__``, a nested item through ItemAdapter)."""
+        for name, old in fields:
+            new, changes = self.value(old, child_path(path, name), depth + 1)
+            self._write(target, name, old, new, changes)
 
 
 # -- the actions, in their order ------------------------------------------------------------
 def repair_values(item: Any, findings: Findings, context: Context) -> None:
     """Replace each value found with mojibake (at a path of CHARSET_ITEM_REPAIR_FIELDS, or
-    any) by its repair; record each repair in ``findings.repairs``."""
+    any) by its repair; record each repair written into the item in ``findings.repairs``."""
     chosen = context.config.repair_fields
     targets = {id(check.value): check for check in findings.damaged if check.mojibake_chars}
     if not targets:
@@ -185,14 +214,14 @@ def repair_values(item: Any, findings: Findings, context: Context) -> None:
         check = targets.get(id(text))
         if check is None or check.value is not text or (chosen and not matches(path, chosen)):
             return text
-        fixed = repair(text)
-        if fixed is not text:
-            findings.repairs.append(Repair(path, text, fixed))
-            if check.state is not None and check.path == path:
-                check.state.repaired += 1
-        return fixed
+        return repair(text)
 
-    _rewrite(item, transform, context, "repaired", "repair_failed")
+    written = _rewrite(item, transform, context, "repaired", "repair_failed")
+    for done in written:
+        check = targets[id(done.before)]
+        if check.state is not None and check.path == done.path:
+            check.state.repaired += 1
+    findings.repairs.extend(written)
 
 
 def normalize_values(item: Any, findings: Findings | None, context: Context) -> None:
@@ -212,14 +241,17 @@ def normalize_values(item: Any, findings: Findings | None, context: Context) -> 
 
 def _rewrite(
     item: Any, transform: Callable[[str, str], str], context: Context, done: str, failed: str
-) -> None:
-    """Apply ``transform`` to every string of ``item``; count the changed and failed values."""
+) -> list[Repair]:
+    """Apply ``transform`` to every string of ``item``; count the values changed in the item
+    and the writes that failed. The changes written into the item."""
     rewriter = Rewriter(transform)
     rewriter.item(item, context.config.findings_field)
-    if rewriter.changed:
-        context.add_stat(done, rewriter.changed)
+    written = rewriter.written
+    if written:
+        context.add_stat(done, len(written))
     if rewriter.failed:
         context.add_stat(failed, rewriter.failed)
+    return written
 
 
 def annotate(item: Any, findings: Findings, context: Context) -> None:
@@ -235,9 +267,7 @@ def annotate(item: Any, findings: Findings, context: Context) -> None:
     for done in findings.repairs:
         entries.setdefault(done.path, {"replacement_chars": 0, "mojibake_chars": 0}).setdefault(
             "repaired", []
-        ).append(
-            {"before": done.before, "after": done.after}
-        )
+        ).append({"before": done.before, "after": done.after})
     name = context.config.findings_field
     try:
         if not _may_take(item, name):
@@ -263,8 +293,11 @@ def drop_if_damaged(item: Any, findings: Findings, context: Context) -> None:
     if limit is None or not findings.damaged or not findings.found:
         return
     repaired = {id(done.before) for done in findings.repairs}
-    left = [check for check in findings.damaged if id(check.value) not in repaired
-            or check.replacement_chars]
+    left = [
+        check
+        for check in findings.damaged
+        if id(check.value) not in repaired or check.replacement_chars
+    ]
     if left and len(left) / len(findings.found) > limit:
         context.add_stat("dropped", 1)
         raise DropItem(

@@ -4,11 +4,13 @@ adds a field, and a repair or normalization counts only once it is in the item."
 from __future__ import annotations
 
 import collections
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 import scrapy
+from scrapy.exceptions import DropItem
 
 from scrapy_charset.quality import count_mojibake
 from tests.integration.test_pipeline_items import charset_stats, make_pipeline
@@ -16,7 +18,9 @@ from tests.support.mojibake_corpus import misread
 
 TEXT = "Crème brûlée — it’s déjà vu"
 GARBLED = misread(TEXT, "windows-1252")
+GARBLED_1251 = misread("Le garçon a mangé une crème brûlée.", "windows-1251")
 LOST = "caf\ufffd"  # U+FFFD: counted, never repaired
+DECOMPOSED = "cafe\u0301"
 
 
 # -- reading an item never writes to it ----------------------------------------------------
@@ -113,3 +117,73 @@ def test_a_dict_subclass_takes_the_findings_field(item: dict[str, Any]) -> None:
     got = charset_stats(stats)
     assert got["charset/item/findings_added"] == 1
     assert "charset/item/findings_skipped" not in got
+
+
+# -- a change counts once it is in the item -------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Frozen:
+    name: Any
+
+
+def test_a_repair_that_cannot_be_written_is_not_counted_and_the_item_is_dropped() -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_REPAIR=True, CHARSET_ITEM_DROP_THRESHOLD=0)
+    item = Frozen(GARBLED)
+    with pytest.raises(DropItem):
+        pipeline.process_item(item)
+    assert item.name == GARBLED
+    pipeline.close_spider()
+    got = charset_stats(stats)
+    assert got["charset/item/repair_failed"] == 1
+    assert got["charset/item/dropped"] == 1
+    assert "charset/item/repaired" not in got
+    assert "charset/item/field/name/repaired" not in got
+
+
+def test_only_the_repairs_written_are_counted_and_listed() -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_REPAIR=True, CHARSET_ITEM_ADD_FINDINGS=True)
+    item = {"offers": [GARBLED, Frozen(GARBLED_1251)]}
+    pipeline.process_item(item)
+    assert item["offers"][0] == TEXT  # the list is rebuilt around the repaired text
+    assert item["offers"][1].name == GARBLED_1251  # the frozen item keeps its text
+    findings = item["charset_findings"]
+    assert findings["offers[]"]["repaired"] == [{"before": GARBLED, "after": TEXT}]
+    assert "repaired" not in findings["offers[].name"]
+    pipeline.close_spider()
+    got = charset_stats(stats)
+    assert got["charset/item/repaired"] == 1
+    assert got["charset/item/field/offers[]/repaired"] == 1
+    assert "charset/item/field/offers[].name/repaired" not in got
+    assert got["charset/item/repair_failed"] == 1
+
+
+def test_a_value_left_damaged_by_a_failed_write_counts_for_the_drop() -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_REPAIR=True, CHARSET_ITEM_DROP_THRESHOLD=0.4)
+    with pytest.raises(DropItem, match=r"offers\[\]\.name"):
+        pipeline.process_item({"offers": [GARBLED, Frozen(GARBLED_1251)]})
+    assert stats.get_value("charset/item/dropped") == 1
+
+
+def test_a_container_updated_in_place_counts_though_the_field_around_it_fails() -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_REPAIR=True)
+    offer = MissingDict(seller=GARBLED)
+    item = Frozen([offer, GARBLED_1251])
+    pipeline.process_item(item)
+    assert offer["seller"] == TEXT  # in the item: the dict is updated in place
+    assert item.name[1] == GARBLED_1251  # the rebuilt list could not replace the field
+    pipeline.close_spider()
+    got = charset_stats(stats)
+    assert got["charset/item/repaired"] == 1
+    assert got["charset/item/field/name[].seller/repaired"] == 1
+    assert "charset/item/field/name[]/repaired" not in got
+    assert got["charset/item/repair_failed"] == 1
+
+
+def test_a_normalization_that_cannot_be_written_is_not_counted() -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_NORMALIZE="NFC")
+    item = {"tags": [DECOMPOSED, Frozen(DECOMPOSED)]}
+    pipeline.process_item(item)
+    assert item["tags"][0] == "café" and item["tags"][1].name == DECOMPOSED
+    pipeline.close_spider()
+    got = charset_stats(stats)
+    assert got["charset/item/normalized"] == 1
+    assert got["charset/item/normalize_failed"] == 1
