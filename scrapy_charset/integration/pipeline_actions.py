@@ -15,6 +15,7 @@ are switched on. No Scrapy import but ``DropItem``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any
 
@@ -116,8 +117,8 @@ class Rewriter:
         """The changes that are in the item, each once, in order: (path, before, after)."""
         return list(self._written.values())
 
-    def item(self, item: Any, skip: str) -> None:
-        """Rewrite every field of ``item`` but ``skip``."""
+    def item(self, item: Any, wanted: Callable[[str], bool]) -> None:
+        """Rewrite the fields of ``item`` whose path (name) is ``wanted``."""
         try:
             fields = fields_of(item)
         except Exception:
@@ -126,10 +127,11 @@ class Rewriter:
         target = item if type(item) is dict else adapter(item)
         for name, value in fields:
             try:
-                if type(name) is str and name == skip:  # (a key's own __eq__ may raise)
+                path = name if type(name) is str else str(name)
+                if not wanted(path):
                     continue
-                new, changes = self.value(value, name if type(name) is str else str(name), 1)
-            except Exception:  # (a nested item that cannot be read)
+                new, changes = self.value(value, path, 1)
+            except Exception:  # (a key's own __str__, a nested item that cannot be read)
                 self.failed += 1
                 continue
             self._write(target, name, value, new, changes)
@@ -204,24 +206,40 @@ class Rewriter:
 # -- the actions, in their order ------------------------------------------------------------
 def repair_values(item: Any, findings: Findings, context: Context) -> None:
     """Replace each value found with mojibake (at a path of CHARSET_ITEM_REPAIR_FIELDS, or
-    any) by its repair; record each repair written into the item in ``findings.repairs``."""
+    any) by its repair; record each repair written into the item in ``findings.repairs``.
+
+    A value is repaired at the place it was found: at its path, as the very object found
+    there (one str object may be held under several paths, not all of them inspected or
+    chosen; and a path such as ``offers[].name`` holds several values)."""
     chosen = context.config.repair_fields
-    targets = {id(check.value): check for check in findings.damaged if check.mojibake_chars}
+    targets = {
+        (check.path, id(check.value)): check
+        for check in findings.damaged
+        if check.mojibake_chars and (not chosen or matches(check.path, chosen))
+    }
     if not targets:
         return
 
     def transform(text: str, path: str) -> str:
-        check = targets.get(id(text))
-        if check is None or check.value is not text or (chosen and not matches(path, chosen)):
-            return text
-        return repair(text)
+        check = targets.get((path, id(text)))
+        return text if check is None or check.value is not text else repair(text)
 
-    written = _rewrite(item, transform, context, "repaired", "repair_failed")
+    # Only the fields holding a target are walked, so that a container they share with
+    # another field is rewritten at the path where it was inspected.
+    paths = {path for path, _ in targets}
+    written = _rewrite(
+        item, transform, context, "repaired", "repair_failed", lambda field: _holds(field, paths)
+    )
     for done in written:
-        check = targets[id(done.before)]
-        if check.state is not None and check.path == done.path:
-            check.state.repaired += 1
+        state = targets[(done.path, id(done.before))].state
+        if state is not None:
+            state.repaired += 1
     findings.repairs.extend(written)
+
+
+def _holds(field: str, paths: Iterable[str]) -> bool:
+    """Whether one of ``paths`` is the top-level field ``field`` or inside it."""
+    return any(matches(path, (field,)) for path in paths)
 
 
 def normalize_values(item: Any, findings: Findings | None, context: Context) -> None:
@@ -236,16 +254,24 @@ def normalize_values(item: Any, findings: Findings | None, context: Context) -> 
             return normalize(text, form)
         return text
 
-    _rewrite(item, transform, context, "normalized", "normalize_failed")
+    skip = context.config.findings_field
+    _rewrite(
+        item, transform, context, "normalized", "normalize_failed", lambda field: field != skip
+    )
 
 
 def _rewrite(
-    item: Any, transform: Callable[[str, str], str], context: Context, done: str, failed: str
+    item: Any,
+    transform: Callable[[str, str], str],
+    context: Context,
+    done: str,
+    failed: str,
+    wanted: Callable[[str], bool],
 ) -> list[Repair]:
-    """Apply ``transform`` to every string of ``item``; count the values changed in the item
-    and the writes that failed. The changes written into the item."""
+    """Apply ``transform`` to every string of the ``wanted`` fields of ``item``; count the
+    values changed in the item and the writes that failed. The changes written into the item."""
     rewriter = Rewriter(transform)
-    rewriter.item(item, context.config.findings_field)
+    rewriter.item(item, wanted)
     written = rewriter.written
     if written:
         context.add_stat(done, len(written))
@@ -292,18 +318,27 @@ def drop_if_damaged(item: Any, findings: Findings, context: Context) -> None:
     limit = context.config.drop_threshold
     if limit is None or not findings.damaged or not findings.found:
         return
-    repaired = {id(done.before) for done in findings.repairs}
-    left = [
-        check
-        for check in findings.damaged
-        if id(check.value) not in repaired or check.replacement_chars
-    ]
+    left = _still_damaged(findings)
     if left and len(left) / len(findings.found) > limit:
         context.add_stat("dropped", 1)
         raise DropItem(
             f"{len(left)} of {len(findings.found)} text values damaged (U+FFFD or mojibake): "
             + ", ".join(sorted({check.path for check in left}))
         )
+
+
+def _still_damaged(findings: Findings) -> list[ValueCheck]:
+    """The damaged values not repaired in the item (a value with U+FFFD stays damaged), each
+    matched to a repair written at its path, of the very object found there."""
+    repaired = Counter((done.path, id(done.before)) for done in findings.repairs)
+    left = []
+    for check in findings.damaged:
+        key = (check.path, id(check.value))
+        if repaired[key] and not check.replacement_chars:
+            repaired[key] -= 1
+        else:
+            left.append(check)
+    return left
 
 
 Action = Callable[[Any, Findings, Context], None]

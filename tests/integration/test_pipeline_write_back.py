@@ -187,3 +187,58 @@ def test_a_normalization_that_cannot_be_written_is_not_counted() -> None:
     got = charset_stats(stats)
     assert got["charset/item/normalized"] == 1
     assert got["charset/item/normalize_failed"] == 1
+
+
+# -- a value is repaired at the place it was found ----------------------------------------
+def _shared_text() -> str:
+    """One str object, as ``item["title"] = item["raw"] = text`` leaves it under two fields."""
+    return "".join(list(GARBLED))
+
+
+def test_a_shared_string_is_repaired_only_where_it_was_inspected() -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_REPAIR=True, CHARSET_ITEM_FIELDS=["title"])
+    text = _shared_text()
+    item = {"raw": text, "title": text}
+    pipeline.process_item(item)
+    assert item == {"raw": GARBLED, "title": TEXT}
+    pipeline.close_spider()
+    assert charset_stats(stats)["charset/item/repaired"] == 1
+
+
+def test_a_shared_string_is_counted_under_each_path_repaired() -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_REPAIR=True)
+    text = _shared_text()
+    item = {"a": text, "b": text, "offers": [{"name": text}, {"name": text}]}
+    pipeline.process_item(item)
+    assert item == {"a": TEXT, "b": TEXT, "offers": [{"name": TEXT}, {"name": TEXT}]}
+    pipeline.close_spider()
+    got = charset_stats(stats)
+    assert got["charset/item/repaired"] == 4
+    assert got["charset/item/field/a/repaired"] == 1
+    assert got["charset/item/field/b/repaired"] == 1
+    assert got["charset/item/field/offers[].name/repaired"] == 2
+
+
+def test_a_shared_string_left_garbled_in_a_field_not_chosen_counts_for_the_drop() -> None:
+    pipeline, stats = make_pipeline(
+        CHARSET_ITEM_REPAIR=True, CHARSET_ITEM_REPAIR_FIELDS=["a"], CHARSET_ITEM_DROP_THRESHOLD=0.4
+    )
+    text = _shared_text()
+    item = {"a": text, "b": text}
+    with pytest.raises(DropItem, match=r": b$"):
+        pipeline.process_item(item)
+    assert item == {"a": TEXT, "b": GARBLED}
+    pipeline.close_spider()
+    got = charset_stats(stats)
+    assert got["charset/item/field/a/repaired"] == 1
+    assert "charset/item/field/b/repaired" not in got
+
+
+def test_a_shared_list_is_repaired_at_the_field_where_it_was_inspected() -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_REPAIR=True, CHARSET_ITEM_FIELDS=["title"])
+    shared = [GARBLED]
+    item = {"raw": shared, "title": shared}
+    pipeline.process_item(item)
+    assert item == {"raw": [GARBLED], "title": [TEXT]}  # the list is rebuilt for title only
+    pipeline.close_spider()
+    assert charset_stats(stats)["charset/item/field/title[]/repaired"] == 1
