@@ -190,7 +190,10 @@ class Rewriter:
         items = [new for new, _ in results]
         if all(new is old for new, old in zip(items, olds, strict=True)):
             return value, []
-        rebuilt = items if type(value) is list else tuple(items)
+        rebuilt = _rebuilt(value, items)
+        if rebuilt is None:  # its type cannot be rebuilt: it stays as it is
+            self.failed += 1
+            return value, []
         return rebuilt, [change for _, changes in results for change in changes]
 
     def _update(
@@ -201,6 +204,25 @@ class Rewriter:
         for name, old in fields:
             new, changes = self.value(old, child_path(path, name), depth + 1)
             self._write(target, name, old, new, changes)
+
+
+def _rebuilt(value: list[Any] | tuple[Any, ...], items: list[Any]) -> Any:
+    """``items`` in a sequence of ``value``'s own type: a list or tuple as such, a subclass
+    through its constructor (a named tuple through ``_make``); None where that raises or gives
+    anything but exactly ``items`` in that type."""
+    kind = type(value)
+    if kind is list:
+        return items
+    if kind is tuple:
+        return tuple(items)
+    make = getattr(kind, "_make", kind) if isinstance(value, tuple) else kind
+    try:
+        rebuilt = make(items)
+        if type(rebuilt) is kind and all(a is b for a, b in zip(rebuilt, items, strict=True)):
+            return rebuilt
+    except Exception:  # (a constructor taking other arguments; zip: another length)
+        pass
+    return None
 
 
 # -- the actions, in their order ------------------------------------------------------------

@@ -242,3 +242,74 @@ def test_a_shared_list_is_repaired_at_the_field_where_it_was_inspected() -> None
     assert item == {"raw": [GARBLED], "title": [TEXT]}  # the list is rebuilt for title only
     pipeline.close_spider()
     assert charset_stats(stats)["charset/item/field/title[]/repaired"] == 1
+
+
+# -- containers keep their types -----------------------------------------------------------
+class Tags(list):  # type: ignore[type-arg]
+    pass
+
+
+class Pair(tuple):  # type: ignore[type-arg]
+    pass
+
+
+Point = collections.namedtuple("Point", "label x")
+
+
+class NamedList(list):  # type: ignore[type-arg]
+    """A list subclass whose constructor takes other arguments: it cannot be rebuilt."""
+
+    def __init__(self, name: str, items: list[Any]) -> None:
+        super().__init__(items)
+        self.name = name
+
+
+class Packed(tuple):  # type: ignore[type-arg]
+    """A tuple subclass whose constructor packs its arguments: Packed(x) is not x's items."""
+
+    def __new__(cls, *items: Any) -> Packed:
+        return super().__new__(cls, items)
+
+
+# (settings, a text the action changes, what it becomes, its stat, its failed writes' stat)
+REWRITES = {
+    "repair": ({"CHARSET_ITEM_REPAIR": True}, GARBLED, TEXT, "repaired", "repair_failed"),
+    "normalize": (
+        {"CHARSET_ITEM_NORMALIZE": "NFC"},
+        DECOMPOSED,
+        "café",
+        "normalized",
+        "normalize_failed",
+    ),
+}
+
+
+@pytest.mark.parametrize("action", REWRITES)
+def test_sequences_keep_their_types(action: str) -> None:
+    settings, before, after, stat, _ = REWRITES[action]
+    pipeline, stats = make_pipeline(**settings)
+    item = {"tags": Tags([before, "b"]), "pair": Pair((before, 1)), "point": Point(before, 2)}
+    pipeline.process_item(item)
+    assert type(item["tags"]) is Tags and item["tags"] == [after, "b"]
+    assert type(item["pair"]) is Pair and item["pair"] == (after, 1)
+    assert type(item["point"]) is Point and item["point"] == Point(after, 2)
+    pipeline.close_spider()
+    assert charset_stats(stats)[f"charset/item/{stat}"] == 3
+
+
+@pytest.mark.parametrize("action", REWRITES)
+def test_a_sequence_that_cannot_be_rebuilt_stays_as_it_is_and_counts_as_failed(
+    action: str,
+) -> None:
+    settings, before, after, stat, failed = REWRITES[action]
+    pipeline, stats = make_pipeline(**settings)
+    named, packed = NamedList("n", [before]), Packed(before, 1)
+    item = {"named": named, "packed": packed, "plain": [before]}
+    pipeline.process_item(item)
+    assert item["named"] is named and named == [before]
+    assert item["packed"] is packed and packed == (before, 1)
+    assert item["plain"] == [after]
+    pipeline.close_spider()
+    got = charset_stats(stats)
+    assert got[f"charset/item/{stat}"] == 1
+    assert got[f"charset/item/{failed}"] == 2
