@@ -90,13 +90,14 @@ class _Inspection:
 
     __slots__ = ("resolve", "found", "damaged", "_visited")
 
-    def __init__(self, resolve: Callable[[str], FieldState | None]) -> None:
+    def __init__(self, resolve: Callable[[str], FieldState | None], item: Any) -> None:
         self.resolve = resolve  # path -> its FieldState, or None when not inspected
         self.found: list[FieldState | ValueCheck] = []
         self.damaged: list[ValueCheck] = []
         # Containers already walked: each is walked once, at its first path, so that cycles
         # end and shared children (node = [node, node], 24 deep) cost once, not 2**depth.
-        self._visited: set[int] = set()
+        # The item itself is walked first: a field holding it again ends there.
+        self._visited: set[int] = {id(item)}
 
     def text(self, value: str, path: str, state: FieldState, screened: bool = False) -> None:
         check = check_text(path, value, state, screened=screened)
@@ -492,7 +493,7 @@ class CharsetPipeline:
             fields = adapter(item).items()
         else:
             raise TypeError("not an item type ItemAdapter supports")
-        inspection = _Inspection(self._resolve)
+        inspection = _Inspection(self._resolve, item)
         routes, skip, top_level = self._routes, self.config.findings_field, self._top_level
         clean = inspection.found.append
         for name, value in fields:

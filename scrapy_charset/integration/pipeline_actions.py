@@ -125,6 +125,7 @@ class Rewriter:
             self.failed += 1
             return
         target = item if type(item) is dict else adapter(item)
+        self._done[id(item)] = (item, [])  # a field holding the item itself keeps it
         for name, value in fields:
             try:
                 path = name if type(name) is str else str(name)

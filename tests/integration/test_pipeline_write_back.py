@@ -313,3 +313,37 @@ def test_a_sequence_that_cannot_be_rebuilt_stays_as_it_is_and_counts_as_failed(
     got = charset_stats(stats)
     assert got[f"charset/item/{stat}"] == 1
     assert got[f"charset/item/{failed}"] == 2
+
+
+# -- an item holding itself ----------------------------------------------------------------
+def _holding_itself(kind: str) -> dict[str, Any]:
+    item: dict[str, Any] = (dict if kind == "dict" else collections.OrderedDict)(title=GARBLED)
+    item["self"] = item
+    item["refs"] = [item, {"item": item}]
+    return item
+
+
+@pytest.mark.parametrize("kind", ["dict", "OrderedDict"])
+def test_an_item_holding_itself_is_counted_once(kind: str) -> None:
+    pipeline, stats = make_pipeline()
+    pipeline.process_item(_holding_itself(kind))
+    pipeline.close_spider()
+    got = charset_stats(stats)
+    assert got["charset/item/mojibake_chars"] == count_mojibake(GARBLED)
+    assert got["charset/item/field/title/seen"] == 1
+    assert not any(
+        key.startswith(("charset/item/field/self", "charset/item/field/refs")) for key in got
+    )
+
+
+@pytest.mark.parametrize("kind", ["dict", "OrderedDict"])
+def test_an_item_holding_itself_is_repaired_and_counted_once(kind: str) -> None:
+    pipeline, stats = make_pipeline(CHARSET_ITEM_REPAIR=True, CHARSET_ITEM_ADD_FINDINGS=True)
+    item = _holding_itself(kind)
+    pipeline.process_item(item)
+    assert item["title"] == TEXT and item["self"] is item and item["refs"][0] is item
+    assert list(item["charset_findings"]) == ["title"]
+    pipeline.close_spider()
+    got = charset_stats(stats)
+    assert got["charset/item/repaired"] == 1
+    assert got["charset/item/field/title/repaired"] == 1
