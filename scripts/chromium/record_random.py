@@ -27,6 +27,7 @@ import base64
 import gzip
 import json
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -457,23 +458,26 @@ def _ascii_or_utf8(body: bytes) -> bool:
 
 def _declared(row: dict[str, Any], encoding: Any) -> bool:
     """Whether some label written in the document or its headers names ``encoding`` (or gives
-    it, as utf-16 gives UTF-8 in <meta>)."""
+    it: in <meta>, a UTF-16 label gives UTF-8 and x-user-defined gives windows-1252)."""
     from scrapy_charset.encoding import lookup
 
+    if encoding is None:
+        return False
     text = base64.b64decode(row["body_b64"]).decode("latin-1").lower()
     text += " ".join(v.lower() for _, v in row["headers"])
     for label in {lab.lower() for _, _, labs in BODIES for lab in labs} | {
         lab.lower() for lab in OTHER_LABELS
     }:
-        if label in text:
+        # A whole label: iso-8859-1 is not found in iso-8859-15, nor utf-8 in unicode-1-1-utf-8.
+        if re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text):
             found = lookup(label)
-            if found == encoding or (
-                encoding is not None
-                and encoding.name in ("UTF-8", "windows-1252")
-                and label in ("utf-16", "utf-16le", "utf-16be", "unicodefffe", "x-user-defined")
-            ):
+            if found is not None and encoding.name in (found.name, _IN_META.get(found.name)):
                 return True
     return False
+
+
+# What a <meta> label of these encodings gives instead (the HTML standard's prescan).
+_IN_META = {"UTF-16LE": "UTF-8", "UTF-16BE": "UTF-8", "x-user-defined": "windows-1252"}
 
 
 def _marker(text: str) -> str | None:
