@@ -363,20 +363,28 @@ def _query_encoding(given: Any) -> Encoding | None:
     return encoding if encoding is not None and output_encoding(encoding) == encoding else None
 
 
+try:  # the ValueError subclass Scrapy's follow() raises for a selector it cannot follow
+    from scrapy.http.response.text import _InvalidSelector as _UnsupportedSelector
+except ImportError:  # (a Scrapy without it)
+    _UnsupportedSelector = ValueError  # type: ignore[misc,assignment]
+
+
 def _url_from_selector(selector: parsel.Selector) -> str:
     """The URL a selector stands for, as Scrapy's ``follow`` reads it: a string selected
-    (``@href``), or an ``<a>``/``<link>`` element's ``href``. Anything else raises
-    ``ValueError`` as Scrapy does."""
+    (``@href``), or an ``<a>``/``<link>`` element's ``href``. Anything else raises the
+    ``ValueError`` Scrapy raises."""
     root = selector.root
     if isinstance(root, str):
         return strip_html5_whitespace(root)
     if not hasattr(root, "tag"):
-        raise ValueError(f"Unsupported selector: {selector}")
+        raise _UnsupportedSelector(f"Unsupported selector: {selector}")
     if root.tag not in ("a", "link"):
-        raise ValueError(f"Only <a> and <link> elements are supported; got <{root.tag}>")
+        raise _UnsupportedSelector(
+            f"Only <a> and <link> elements are supported; got <{root.tag}>"
+        )
     href = root.get("href")
     if href is None:
-        raise ValueError(f"<{root.tag}> element has no href attribute: {selector}")
+        raise _UnsupportedSelector(f"<{root.tag}> element has no href attribute: {selector}")
     return strip_html5_whitespace(href)
 
 

@@ -11,6 +11,7 @@ never one stock Scrapy would not request for the same link (beyond the query's e
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
 import pytest
 from scrapy.http import HtmlResponse, Request, TextResponse
@@ -140,3 +141,23 @@ def test_the_encoding_position_is_scrapys() -> None:
     names = list(inspect.signature(TextResponse.follow).parameters)
     # (self, url, callback, ...): the position among the arguments after the URL
     assert names.index("encoding") - 2 == response_module._ENCODING_POSITION
+
+
+@pytest.mark.parametrize(
+    "select",
+    [
+        lambda response: response.css("p")[0],  # not <a> or <link>
+        lambda response: response.css("a.bare")[0],  # no href
+        lambda response: response.xpath("count(//a)")[0],  # not an element or a string
+    ],
+    ids=["p", "no-href", "number"],
+)
+def test_a_selector_follow_cannot_use_raises_what_scrapy_raises(select: Any) -> None:
+    body = b"<meta charset=utf-8><p>caf\xc3\xa9</p><a class=bare>x</a>"
+    stock, ours = pages(body)
+    with pytest.raises(ValueError) as stock_error:
+        stock.follow(select(stock))
+    with pytest.raises(ValueError) as our_error:
+        ours.follow(select(ours))
+    assert type(our_error.value) is type(stock_error.value)
+    assert str(our_error.value) == str(stock_error.value)
