@@ -591,6 +591,9 @@ class CharsetResponseMixin:
             url = url.url
         elif isinstance(url, parsel.Selector):
             url = _url_from_selector(url)
+        if isinstance(url, str):
+            # (as browsers and newer w3lib do; w3lib 2.1.0, Scrapy 2.11's oldest, keeps them)
+            url = url.strip(_C0_CONTROL_OR_SPACE)
         if isinstance(url, str) and not (url.isascii() and not _CONTROL.search(url)):
             given = _encoding_argument(args, kwargs)
             encoding = self.encoding if given is None else _query_encoding(given)

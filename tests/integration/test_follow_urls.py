@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from scrapy.http import HtmlResponse, Request, TextResponse
 from scrapy.utils.test import get_crawler
+from w3lib.url import safe_url_string
 
 from scrapy_charset.integration import response as response_module
 from scrapy_charset.integration.middleware import CharsetMiddleware
@@ -35,6 +36,10 @@ def pages(body: bytes) -> tuple[HtmlResponse, HtmlResponse]:
     return stock, ours
 
 
+# Newer w3lib strips a URL's leading and trailing C0 controls and spaces (Scrapy 2.11's
+# minimum, 2.1.0, keeps them): stock Scrapy is compared where it does.
+STOCK_STRIPS = safe_url_string("http://example.com/b\x01") == "http://example.com/b"
+
 UTF8_PAGE = b"<meta charset=utf-8><p>caf\xc3\xa9</p>"
 LATIN_PAGE = b"<meta charset=windows-1252><p>caf\xe9</p>"
 
@@ -48,7 +53,8 @@ def test_trailing_and_leading_c0_controls_and_spaces_are_dropped(body: bytes, li
         # Trailing: stock Scrapy (w3lib) drops them too (its fragment is in the page's
         # encoding, ours in UTF-8 as a browser's: compared each with itself).
         assert ours.follow(link + char).url == expected, repr(char)
-        assert stock.follow(link + char).url == stock.follow(link).url, repr(char)
+        if STOCK_STRIPS:
+            assert stock.follow(link + char).url == stock.follow(link).url, repr(char)
         assert ours.follow(link + char * 3).url == expected, repr(char)
         # Leading: dropped before the URL is resolved (the URL Standard's first step).
         assert ours.follow(char + link).url == expected, repr(char)
@@ -77,12 +83,13 @@ def test_controls_around_links_in_the_page_are_dropped_by_follow_all() -> None:
         "http://example.com/d?q=%C3%A9",
     ]
     assert [request.url for request in ours.follow_all(css="a")] == expected
-    assert [r.url for r in stock.follow_all(css="a")][:3] == expected[:3]
+    if STOCK_STRIPS:
+        assert [r.url for r in stock.follow_all(css="a")][:3] == expected[:3]
 
 
 def test_a_control_inside_the_query_is_percent_encoded_as_stock_scrapy_does() -> None:
     stock, ours = pages(UTF8_PAGE)
-    for link in ["/b?q=\x01x", "/b?q=\xe9\x1fx", "/b?q=\x00"]:
+    for link in ["/b?q=\x01x", "/b?q=\xe9\x1fx", "/b?q=\x00x"]:
         assert ours.follow(link).url == stock.follow(link).url, repr(link)
 
 
