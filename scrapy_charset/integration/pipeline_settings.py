@@ -84,7 +84,8 @@ def _positive_int(settings: Any, name: str, default: int) -> int:
 
 
 def _normal_form(raw: Any) -> NormalForm | None:
-    if raw is None or raw is False or (isinstance(raw, str) and raw.strip() == ""):
+    # (off as the rates are: None, False, or "", "none", "off", "false" from the command line)
+    if raw is None or raw is False or (isinstance(raw, str) and raw.strip().lower() in _OFF):
         return None
     form = raw.strip().upper() if isinstance(raw, str) else None
     for known in NORMAL_FORMS:

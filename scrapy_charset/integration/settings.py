@@ -212,8 +212,9 @@ def parse_response_types(value: Any) -> frozenset[str]:
 
 
 def parse_forced_encoding(value: Any, origin: str) -> Encoding | None:
-    """An Encoding Standard label (or :class:`Encoding`) -> the encoding; empty -> ``None``."""
-    if value is None or value == "":
+    """An Encoding Standard label (or :class:`Encoding`) -> the encoding; empty, or ``"none"``
+    (any case: how ``-s NAME=None`` arrives; no label is "none") -> ``None``."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
         return None
     if isinstance(value, Encoding):
         value = value.name  # the standard's own object for that name, never a look-alike

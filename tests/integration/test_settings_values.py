@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from scrapy.exceptions import NotConfigured
 
+from scrapy_charset.encoding import lookup
 from scrapy_charset.integration.pipeline import CharsetPipeline
 from scrapy_charset.integration.pipeline_settings import PipelineConfig
 from scrapy_charset.integration.settings import CharsetSettingsError, read_settings
@@ -165,6 +166,26 @@ def test_number_and_list_spellings_from_the_command_line() -> None:
     assert config.url_fields == ("link",)
     defaults = PipelineConfig.from_settings(make_crawler().settings)
     assert defaults == PipelineConfig()
+
+
+@pytest.mark.parametrize("spelling", ["None", "none", "NONE", " none ", ""])
+def test_optional_settings_are_off_as_the_command_line_spells_none(spelling: str) -> None:
+    # `-s CHARSET_FORCE_ENCODING=None` arrives as the string "None": no encoding is forced, as
+    # `-s CHARSET_DETECTOR=None` turns detection off and "none" switches a threshold off.
+    crawler = make_crawler(
+        {"CHARSET_FORCE_ENCODING": spelling, "CHARSET_ITEM_NORMALIZE": spelling}
+    )
+    assert read_settings(crawler.settings, crawler).force_encoding is None
+    assert PipelineConfig.from_settings(crawler.settings).normalize is None
+    for word in ["off", "false", "OFF"]:
+        assert PipelineConfig.from_settings(
+            make_crawler({"CHARSET_ITEM_NORMALIZE": word}).settings
+        ).normalize is None
+    # A label is still a label, and a wrong one still stops the start.
+    forced = make_crawler({"CHARSET_FORCE_ENCODING": "latin1"})
+    assert read_settings(forced.settings, forced).force_encoding == lookup("latin1")
+    with pytest.raises(CharsetSettingsError):
+        start({"CHARSET_FORCE_ENCODING": "nonsense"})
 
 
 SPIDER = textwrap.dedent(
