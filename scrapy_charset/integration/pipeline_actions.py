@@ -120,11 +120,11 @@ class Rewriter:
     def item(self, item: Any, wanted: Callable[[str], bool]) -> None:
         """Rewrite the fields of ``item`` whose path (name) is ``wanted``."""
         try:
-            fields = fields_of(item)
+            target = item if type(item) is dict else adapter(item)  # (one ItemAdapter an item)
+            fields = list(target.items())
         except Exception:
             self.failed += 1
             return
-        target = item if type(item) is dict else adapter(item)
         self._done[id(item)] = (item, [])  # a field holding the item itself keeps it
         for name, value in fields:
             try:
@@ -172,9 +172,9 @@ class Rewriter:
         if isinstance(value, (list, tuple)):
             return self._rebuilt_sequence(value, path, depth)
         if isinstance(value, dict):  # a dict subclass keeps its identity and type
-            self._update(value, list(value.items()), path, depth)
+            self._update(value, path, depth)
         elif is_item(value):
-            self._update(adapter(value), fields_of(value), path, depth)
+            self._update(adapter(value), path, depth)
         return value, []
 
     def _rebuilt_dict(self, value: dict[Any, Any], path: str, depth: int) -> Rewritten:
@@ -197,12 +197,10 @@ class Rewriter:
             return value, []
         return rebuilt, [change for _, changes in results for change in changes]
 
-    def _update(
-        self, target: Any, fields: Iterable[tuple[Any, Any]], path: str, depth: int
-    ) -> None:
+    def _update(self, target: Any, path: str, depth: int) -> None:
         """Write the changed fields of a container kept as it is, one by one (a dict subclass
-        through its own ``__setitem__``, a nested item through ItemAdapter)."""
-        for name, old in fields:
+        through its own ``__setitem__``, a nested item through its ItemAdapter)."""
+        for name, old in list(target.items()):
             new, changes = self.value(old, child_path(path, name), depth + 1)
             self._write(target, name, old, new, changes)
 
