@@ -13,7 +13,7 @@ names); the "TLD" contenders get ``http://www.example.<tld>/`` as the URL. Each 
 ``encoding`` -> ``encodinx``, same length); byte order marks are kept. A guess is right when
 decoding with it gives the same text as decoding with the true encoding. Compared in the same
 run: this package's ``decode_html`` (default detector, without and with the TLD; chardetng
-backend), charset-normalizer, chardetng and cchardet (uchardet) alone, and Scrapy's
+backend), charset-normalizer, chardetng, cchardet (uchardet) and chardet 7 alone, and Scrapy's
 ``HtmlResponse``; with the median cost per page (detection and decoding).
 """
 
@@ -91,6 +91,12 @@ def cchardet_alone(body: bytes, url: str | None) -> str | None:
     return _python_text(body, cchardet.detect(body)["encoding"])
 
 
+def chardet_alone(body: bytes, url: str | None) -> str | None:
+    import chardet
+
+    return _python_text(body, chardet.detect(body)["encoding"])
+
+
 def scrapy_html_response(body: bytes, url: str | None) -> str | None:
     from scrapy.http import HtmlResponse
 
@@ -106,6 +112,7 @@ CONTENDERS: dict[str, Callable[[bytes, str | None], str | None]] = {
     "charset-normalizer alone": charset_normalizer_alone,
     "chardetng alone": chardetng_alone,
     "cchardet (uchardet) alone": cchardet_alone,
+    "chardet 7 alone": chardet_alone,
     "Scrapy HtmlResponse, TLD": scrapy_html_response,
 }
 # The language of the dev corpus's folders -> the ccTLD such pages are usually served from.

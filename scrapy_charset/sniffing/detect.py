@@ -565,6 +565,18 @@ _SIGN_BY_LETTER = lazy_compile(
     # and the micro sign as a unit's prefix (see _readings_without_micro_sign)
     rb"|(?<=[0-9])\xb5(?=[A-Za-z])|(?<=[0-9] )\xb5(?=[A-Za-z])"
 )
+# 0xB4 is the spacing acute accent `´` in windows-125x and ISO-8859-1 to -4 and -9, typed for an
+# apostrophe where a keyboard's acute key is at hand (Dutch `programma´s`, English `it´s`,
+# `don´t`, French `l´été`, Italian `all´ufficio`): where it stands as an English or Dutch `'s`,
+# `'t`, `'ll`..., or after a French or Italian elided word before a vowel, it is made neutral
+# like `’`, and is no evidence for the readings that make it a letter (ISO-8859-10 `ī`:
+# `programmaīs`, `līuomo` read as Latvian; ISO-8859-15 and -16 `Ž`). Inside other words it is
+# left alone: Latvian ISO-8859-10 `Rīga`, `līdz`.
+_ACUTE_APOSTROPHE = lazy_compile(
+    rb"(?<=[A-Za-z])\xb4(?=(?:s|t|d|m|ll|re|ve)(?![A-Za-z\x80-\xff]))"
+    rb"|(?<![A-Za-z\x80-\xff])((?i:[cdjlmnstv]|qu|jusqu|lorsqu|puisqu|all|dall|dell|nell|sull"
+    rb"|coll|un|quest|quell|tutt))\xb4(?=[aeiouhAEIOUH\x80-\xff])"
+)
 
 # Bytes 0xAB and 0xBB are the guillemets `« »` in windows-125x, ISO-8859-1, -7, -13, -15 and
 # -16, and letters in ISO-8859-2 (`Ť ť`), -3 (`Ğ ğ`), -4 (`Ģ ģ`) and -10: a pair of them around
@@ -582,12 +594,15 @@ _SIGNS = (b"\x91", b"\x92", b"\x93", b"\x94", b"\xb5")
 
 
 def neutral_signs(data: bytes) -> bytes:
-    """``data`` with each byte 0x91-0x94 that stands as a quote by an ASCII letter, and
-    each micro sign before a unit (see ``_SIGN_BY_LETTER``), replaced by an ASCII `'`, and
+    """``data`` with each byte 0x91-0x94 that stands as a quote by an ASCII letter, each
+    micro sign before a unit (see ``_SIGN_BY_LETTER``) and each acute accent typed for an
+    apostrophe (``_ACUTE_APOSTROPHE``) replaced by an ASCII `'`, and
     each pair of guillemets around words (``_GUILLEMETS``) by ASCII `"`: the same in every
     reading."""
     if b"\xab" in data or b"\xbb" in data:
         data = _GUILLEMETS.sub(rb'"\2"', data)
+    if b"\xb4" in data:
+        data = _ACUTE_APOSTROPHE.sub(lambda match: (match[1] or b"") + b"'", data)
     if all(sign not in data for sign in _SIGNS):
         return data
     return _SIGN_BY_LETTER.sub(b"'", data)

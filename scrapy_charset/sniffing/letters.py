@@ -734,9 +734,21 @@ def prefer_signs_in_english(
         return tied
     if not frozenset(key + 0x80 for key in keys) <= _english_signs():
         return tied
+    if _SIGN_IN_WORD.search(sample) is not None:
+        # (English puts no sign between two letters of a word: `tak¿e`, `SK£ADNIA` are Polish
+        # letters, a Polish phrase among English words.)
+        return tied
     if not page_is_english(page):
         return tied
     return [name for name in candidates if read_alike(sample, ["windows-1252", name])]
+
+
+# A byte windows-1252 reads as a sign that English does not put inside a word (any but an
+# apostrophe, a hyphen or a dash, a soft hyphen, an ellipsis, a middle dot) between two ASCII
+# letters.
+_SIGN_IN_WORD = lazy_compile(
+    rb"[A-Za-z][\x80\x82-\x84\x86-\x90\x98-\xac\xae-\xb3\xb5\xb6\xb8-\xbf\xd7\xf7][A-Za-z]"
+)
 
 
 @cache

@@ -659,3 +659,81 @@ def test_quotes_are_made_neutral_in_latin_script_text_only(
     text = "<p>" + "It’s late, don’t wait; we’ll see. " * 4 + "</p>"
     assert CharsetNormalizerDetector().detect(text.encode("cp1252")) == lookup("windows-1252")
     assert ranked and all(b"\x92" not in sample for sample in ranked)
+
+
+# A phrase in another language among English words: where windows-1252 reads its letters as
+# signs inside words (Polish `ą ż Ł ł Ą` as `¹ ¿ £ ³ ¥`: `tak¿e`, `SK£ADNIA`), they are not
+# English signs, and the English rule does not take windows-1252 (a translated manual page:
+# its Polish lines, then the English ones not yet translated).
+POLISH_WORDS_WITH_SIGN_LETTERS = ["także", "SKŁADNIA", "mały", "wyrażenia", "ZAŁOŻENIA"]
+ENGLISH_LINES = (
+    "The zgrep command invokes grep on compressed or gzipped files. All options specified"
+    " are passed directly to grep. If no file is specified, then the standard input is"
+    " decompressed if necessary and fed to grep."
+)
+
+
+@pytest.mark.parametrize("word", POLISH_WORDS_WITH_SIGN_LETTERS)
+@pytest.mark.parametrize("url", [None, "http://www.example.pl/", "http://www.example.com/"])
+def test_polish_letters_among_english_words_are_no_english_signs(
+    word: str, url: str | None
+) -> None:
+    text = f"<p>OPIS: przeszukuje pliki, {word} jest tu. {ENGLISH_LINES}</p>"
+    decoded, decision = decode_html(text.encode("cp1250"), url=url)
+    assert decoded == text, decision
+
+
+@pytest.mark.parametrize(
+    "sign", ["—", "–", "…", "·", "\xad", "’", "½", "™", "µ", "“", "”"]
+)
+def test_english_signs_between_words_still_keep_windows_1252(sign: str) -> None:
+    # The English rule is kept where English puts the sign: between letters only the
+    # apostrophe, dashes, the ellipsis, the middle dot and the soft hyphen.
+    inner = f"this{sign}that" if sign in "—–…·\xad’" else f"this {sign} that"
+    text = f"<p>{ENGLISH_LINES} It is {inner}, we said. {ENGLISH_LINES}</p>"
+    decoded, decision = decode_html(text.encode("cp1252"), url="http://www.example.com/")
+    assert decoded == text, decision
+
+
+# The spacing acute accent typed for an apostrophe (`´`, 0xB4): ISO-8859-10 reads `ī`,
+# ISO-8859-15 and -16 `Ž`; Dutch `programma´s` read as Latvian `programmaīs` (translated
+# manual pages: 4 such pages of 1,925 were read as ISO-8859-10).
+ACUTE_APOSTROPHES = {
+    "nl": "De programma´s en macro´s zijn geïnstalleerd; het is klaar voor gebruik.",
+    "en": "It´s done: the team´s report is ready and we´ll send it, don´t worry.",
+    "fr": "Il a vu l´homme et d´autres gens, puis il s´en est allé à la maison.",
+    "it": "Non c´era nessuno e l´uomo è andato all´ufficio con un´amica.",
+}
+
+
+@pytest.mark.parametrize("language", sorted(ACUTE_APOSTROPHES))
+@pytest.mark.parametrize("repeat", [1, 3])
+@pytest.mark.parametrize("url", [None, "http://www.example.nl/", "http://www.example.com/"])
+def test_an_acute_accent_for_an_apostrophe_is_no_letter(
+    language: str, repeat: int, url: str | None
+) -> None:
+    text = "<p>" + " ".join([ACUTE_APOSTROPHES[language]] * repeat) + "</p>"
+    decoded, decision = decode_html(text.encode("cp1252"), url=url)
+    assert decoded == text, decision
+
+
+@pytest.mark.parametrize(
+    ("data", "neutral"),
+    [
+        (b"programma\xb4s zijn", b"programma's zijn"),
+        (b"we\xb4ll see", b"we'll see"),
+        (b"l\xb4\xe9t\xe9", b"l'\xe9t\xe9"),
+        (b"all\xb4ufficio", b"all'ufficio"),
+        (b"Qu\xb4il", b"Qu'il"),
+        # Inside a word it is left alone (ISO-8859-10's Latvian `Rīga`, `līdz`).
+        (b"R\xb4ga", b"R\xb4ga"),
+        (b"l\xb4dz", b"l\xb4dz"),
+        (b"al\xb4ete", b"al\xb4ete"),
+    ],
+)
+def test_neutral_signs_take_the_acute_accent_only_as_an_apostrophe(
+    data: bytes, neutral: bytes
+) -> None:
+    from scrapy_charset.sniffing.detect import neutral_signs
+
+    assert neutral_signs(data) == neutral
