@@ -8,7 +8,7 @@ from typing import Any
 import charset_normalizer
 import pytest
 
-from scrapy_charset.encoding import UTF_8, lookup
+from scrapy_charset.encoding import UTF_8, get_encoding, lookup
 from scrapy_charset.sniffing import (
     ChardetngDetector,
     CharsetNormalizerDetector,
@@ -737,3 +737,33 @@ def test_neutral_signs_take_the_acute_accent_only_as_an_apostrophe(
     from scrapy_charset.sniffing.detect import neutral_signs
 
     assert neutral_signs(data) == neutral
+
+
+# A few CJK characters among ASCII (a heading, a menu entry): too few for the statistics to
+# tell Chinese from Korean, and Chinese bytes are often valid EUC-KR Hangul (`총람` for GBK's
+# `总览`). Where the TLD's encoding reads them validly and no other reading is clearly
+# typical of its language, the TLD decides (translated manual pages: 4 of 1,238 short pages
+# read as EUC-KR or Big5).
+FEW_CJK = [
+    ("总览", "GBK", "cn"),
+    ("请向报告翻译错误。版权", "GBK", "cn"),
+    ("操縱登錄檔", "Big5", "tw"),
+    ("“x”", "GBK", "cn"),
+]
+
+
+@pytest.mark.parametrize(("words", "encoding", "tld"), FEW_CJK)
+def test_the_tld_reads_a_few_cjk_characters(words: str, encoding: str, tld: str) -> None:
+    text = f"<p>{words} The manual page of the tool, with its options and examples.</p>"
+    body = text.encode(get_encoding(encoding).python_codec)
+    decoded, decision = decode_html(body, url=f"http://www.example.{tld}/")
+    assert decoded == text, decision
+    assert decision.source is Source.TLD
+
+
+def test_a_typical_reading_of_a_few_cjk_characters_beats_the_tld() -> None:
+    # Japanese kana are Japanese on .cn too: the TLD only breaks what the text leaves open.
+    text = "<p>ファイルを開きます。 The manual page of the tool.</p>"
+    decoded, decision = decode_html(text.encode("shift_jis"), url="http://www.example.cn/")
+    assert decoded == text, decision
+    assert decision.encoding.name == "Shift_JIS"
