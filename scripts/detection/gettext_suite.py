@@ -25,7 +25,9 @@ import gettext
 import random
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 # The legacy encodings pages in each language are written in, as Encoding Standard names
 # (what a suite file is named; eval_text_suite.py looks each up).
@@ -135,32 +137,64 @@ def text_of(pool: list[str], codec: str, low: int, high: int, rng: random.Random
     return b" ".join(parts)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--bytes", nargs=2, type=int, default=(200, 400))
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--pages", type=int, default=1, help="texts per language and encoding")
-    parser.add_argument("--locale-dir", type=Path, default=Path("/usr/share/locale"))
-    args = parser.parse_args()
-    cache: dict[str, list[str]] = {}
+def write_suite(
+    out: Path,
+    pages: int,
+    seed: int,
+    size: tuple[int, int],
+    pool_of: Callable[[str], Sequence[Any]],
+    text_of: Callable[[Sequence[Any], str, int, int, random.Random], bytes | None],
+    enough: int,
+) -> int:
+    """Write ``pages`` texts per language and encoding of ``ENCODINGS`` under ``out``, each
+    ``text_of`` the language's ``pool_of`` (languages whose pool is under ``enough`` are left
+    out), ``size`` bytes long; the number written. Shared with ``manpages_suite.py``."""
+    cache: dict[str, Sequence[Any]] = {}
     written = 0
     for encoding, languages in ENCODINGS.items():
         codec = CODECS.get(encoding, encoding)
         for language in languages:
-            pool = cache.setdefault(language, messages(args.locale_dir, language))
-            if len(pool) < 20:
+            pool = cache.setdefault(language, pool_of(language))
+            if len(pool) < enough:
                 continue
-            folder = args.out / LANGUAGE_DIRS.get(language, language)
-            for page in range(args.pages):
-                rng = random.Random(f"{args.seed} {language} {encoding} {page}")
-                text = text_of(pool, codec, *args.bytes, rng)
+            folder = out / LANGUAGE_DIRS.get(language, language)
+            for page in range(pages):
+                rng = random.Random(f"{seed} {language} {encoding} {page}")
+                text = text_of(pool, codec, *size, rng)
+                if text is None:
+                    continue
                 if not any(byte >= 0x80 for byte in text) and encoding != "ISO-2022-JP":
                     continue  # ASCII: every encoding reads it right
                 folder.mkdir(parents=True, exist_ok=True)
-                name = f"{encoding}.{page}" if args.pages > 1 else encoding
+                name = f"{encoding}.{page}" if pages > 1 else encoding
                 (folder / f"{name}.txt").write_bytes(text)
                 written += 1
+    return written
+
+
+def suite_parser(description: str) -> argparse.ArgumentParser:
+    """The arguments of a suite writer: OUT, --bytes, --seed, --pages."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--bytes", nargs=2, type=int, default=(200, 400))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pages", type=int, default=1, help="texts per language and encoding")
+    return parser
+
+
+def main() -> None:
+    parser = suite_parser(__doc__.splitlines()[0])
+    parser.add_argument("--locale-dir", type=Path, default=Path("/usr/share/locale"))
+    args = parser.parse_args()
+    written = write_suite(
+        args.out,
+        args.pages,
+        args.seed,
+        args.bytes,
+        lambda language: messages(args.locale_dir, language),
+        text_of,
+        20,
+    )
     print(f"{written} texts in {args.out}")
 
 

@@ -22,13 +22,12 @@ packages installed: quote counts with the machine they were measured on.
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import random
 import re
 from pathlib import Path
 
-from gettext_suite import CODECS, ENCODINGS, LANGUAGE_DIRS, to_cp1258
+from gettext_suite import suite_parser, to_cp1258, write_suite
 
 # roff's named characters and strings (groff_char(7)) that stand for punctuation.
 _NAMED = {
@@ -156,32 +155,18 @@ def text_of(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--bytes", nargs=2, type=int, default=(200, 400))
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--pages", type=int, default=1, help="texts per language and encoding")
+    parser = suite_parser(__doc__.splitlines()[0])
     parser.add_argument("--man-dir", type=Path, default=Path("/usr/share/man"))
     args = parser.parse_args()
-    written = 0
-    for encoding, languages in ENCODINGS.items():
-        codec = CODECS.get(encoding, encoding)
-        for language in languages:
-            pages = sorted((args.man_dir / language).glob("man*/*.gz"))
-            if len(pages) < 5:
-                continue
-            folder = args.out / LANGUAGE_DIRS.get(language, language)
-            for page in range(args.pages):
-                rng = random.Random(f"{args.seed} {language} {encoding} {page}")
-                text = text_of(pages, codec, *args.bytes, rng)
-                if text is None:
-                    continue
-                if not any(byte >= 0x80 for byte in text) and encoding != "ISO-2022-JP":
-                    continue  # ASCII: every encoding reads it right
-                folder.mkdir(parents=True, exist_ok=True)
-                name = f"{encoding}.{page}" if args.pages > 1 else encoding
-                (folder / f"{name}.txt").write_bytes(text)
-                written += 1
+    written = write_suite(
+        args.out,
+        args.pages,
+        args.seed,
+        args.bytes,
+        lambda language: sorted((args.man_dir / language).glob("man*/*.gz")),
+        text_of,
+        5,
+    )
     print(f"{written} texts in {args.out}")
 
 
