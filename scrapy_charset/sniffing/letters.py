@@ -734,7 +734,7 @@ def prefer_signs_in_english(
         return tied
     if not frozenset(key + 0x80 for key in keys) <= _english_signs():
         return tied
-    if _SIGN_IN_WORD.search(sample) is not None:
+    if _sign_in_word().search(sample) is not None:
         # (English puts no sign between two letters of a word: `tak¿e`, `SK£ADNIA` are Polish
         # letters, a Polish phrase among English words.)
         return tied
@@ -743,12 +743,22 @@ def prefer_signs_in_english(
     return [name for name in candidates if read_alike(sample, ["windows-1252", name])]
 
 
-# A byte windows-1252 reads as a sign that English does not put inside a word (any but an
-# apostrophe, a hyphen or a dash, a soft hyphen, an ellipsis, a middle dot) between two ASCII
-# letters.
-_SIGN_IN_WORD = lazy_compile(
-    rb"[A-Za-z][\x80\x82-\x84\x86-\x90\x98-\xac\xae-\xb3\xb5\xb6\xb8-\xbf\xd7\xf7][A-Za-z]"
-)
+# The signs English puts between two letters: apostrophes, hyphens and dashes, the ellipsis,
+# quotes and bullets run against words, and the no-break space between words (`New York`).
+_ENGLISH_IN_WORD_SIGNS = frozenset(_IN_WORD_SIGNS | set("—…“”•\xa0"))
+
+
+@cache
+def _sign_in_word() -> re.Pattern[bytes]:
+    """A byte of ``_english_signs`` that English does not put between two letters
+    (``_ENGLISH_IN_WORD_SIGNS``), between two ASCII letters."""
+    table = charmap_table("windows-1252")
+    inside = b"".join(
+        b"\\x%02x" % byte
+        for byte in sorted(_english_signs())
+        if table[byte] not in _ENGLISH_IN_WORD_SIGNS
+    )
+    return re.compile(b"[A-Za-z][" + inside + b"][A-Za-z]")
 
 
 @cache

@@ -143,11 +143,11 @@ def write_suite(
     seed: int,
     size: tuple[int, int],
     pool_of: Callable[[str], Sequence[Any]],
-    text_of: Callable[[Sequence[Any], str, int, int, random.Random], bytes | None],
+    text_for: Callable[[Sequence[Any], str, int, int, random.Random], bytes | None],
     enough: int,
 ) -> int:
     """Write ``pages`` texts per language and encoding of ``ENCODINGS`` under ``out``, each
-    ``text_of`` the language's ``pool_of`` (languages whose pool is under ``enough`` are left
+    ``text_for`` the language's ``pool_of`` (languages whose pool is under ``enough`` are left
     out), ``size`` bytes long; the number written. Shared with ``manpages_suite.py``."""
     cache: dict[str, Sequence[Any]] = {}
     written = 0
@@ -160,7 +160,7 @@ def write_suite(
             folder = out / LANGUAGE_DIRS.get(language, language)
             for page in range(pages):
                 rng = random.Random(f"{seed} {language} {encoding} {page}")
-                text = text_of(pool, codec, *size, rng)
+                text = text_for(pool, codec, *size, rng)
                 if text is None:
                     continue
                 if not any(byte >= 0x80 for byte in text) and encoding != "ISO-2022-JP":
