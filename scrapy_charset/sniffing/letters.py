@@ -972,6 +972,11 @@ _INVERTED_MARKS = ((0xBF, b"?"), (0xA1, b"!"))
 # How far the closing mark may be (a short question or exclamation).
 _INVERTED_REACH = 160
 _TONOS_CAPITALS = "ΆΈΉΊΌΎΏ"
+# `¡` opens an exclamation: at a word's start, never right after a letter or a digit, where
+# it is a closing sign misread (ISO-8859-13's `”` in Finnish `”data”`, windows-1252's
+# `¡data¡`). (Not `¿`: systems that lose a letter write `¿` for it, `Espa¿ol`, in text that
+# is still windows-1252.)
+_OPENING_MARK = "¡"
 # Spanish writes `ñ` before a vowel only (`año`, `España`): `ñ` at a word's end or before a
 # consonant is how a Polish `ń` reads in windows-1252 (`dzień` as `dzieñ`).
 _NASAL = "ñÑ"
@@ -1057,6 +1062,13 @@ def _tonos_pattern(lower: bytes, upper: bytes, letters: bytes, caps: bytes) -> b
     pair = b"[" + upper + b"][" + caps + b"]"
     after_lone = pair + b"(?<![" + letters + b"]" + pair + b")"
     return b"[" + caps + b"](?<=" + after_small + b"|" + after_lone + b")"
+
+
+@cache
+def _opening_mark_after_letter(encoding: str) -> _Rule | None:
+    """`¡` right after a letter or a digit in ``encoding``."""
+    letters = "".join(char for char in charmap_table(encoding) if char.isalnum())
+    return _pair_rule(encoding, letters, _OPENING_MARK, _OPENING_MARK)
 
 
 @cache
@@ -1176,7 +1188,7 @@ def _misread_marks(sample: bytes, encoding: str) -> int:
 def _structure_score(scored: bytes, sample: bytes, keys: list[int], encoding: str) -> float:
     """The (negative) score of letters the spelling of their language rules out: a soft
     consonant before a vowel, `ľ` before `e` `i` `í`, `è` before a vowel but `o`, a Greek
-    capital with a tonos inside a word, `ñ` before no vowel,
+    capital with a tonos inside a word, `ñ` before no vowel, `¡` after a letter,
     `Ά` before a shortened Greek verb (found in ``scored``, which holds a few bytes around
     each non-ASCII byte), an inverted mark read as a letter (its clause, in the whole
     ``sample``)."""
@@ -1198,6 +1210,7 @@ def _pair_rules(encoding: str) -> tuple[_Rule, ...]:
         _grave_e_before_vowel(encoding),
         _tonos_capital_in_word(encoding),
         _nasal_before_non_vowel(encoding),
+        _opening_mark_after_letter(encoding),
         _alpha_before_aphaeresis(encoding),
     )
     return tuple(rule for rule in rules if rule is not None)

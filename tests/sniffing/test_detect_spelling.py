@@ -377,3 +377,32 @@ def test_the_sample_start_is_a_word_start(word: str) -> None:
     sample = word.encode("cp1251")
     for encoding in ("windows-1255", "windows-1251", "windows-1252"):
         assert reading_score(sample, encoding) == reading_score(b" " + sample, encoding)
+
+
+# Finnish and Swedish quote with `”` on both sides: ISO-8859-13 writes it 0xA1, windows-1252's
+# `¡`, which opens an exclamation and never follows a letter (`”data”` is no `¡data¡`).
+_NORDIC_QUOTES = (
+    ("fi", "Valitse ”Tallenna” ja sitten ”Sulje”, jos haluat lopettaa."),
+    ("fi", "Tiedostoa ”asetukset.txt” ei löytynyt hakemistosta."),
+    ("fi", "Käytä valitsinta ”-v” nähdäksesi lisää tietoja."),
+    ("sv", "Klicka på ”Spara” och sedan på ”Stäng” för att avsluta."),
+    ("sv", "Filen ”data” kunde inte öppnas för läsning."),
+    ("et", "Vali menüüst ”Salvesta” ja seejärel ”Sulge”."),
+)
+
+
+@pytest.mark.parametrize(("country", "text"), _NORDIC_QUOTES)
+@pytest.mark.parametrize("tld", [None, "country", "com"])
+def test_closing_quotes_are_no_inverted_exclamation_marks(
+    country: str, text: str, tld: str | None
+) -> None:
+    url = tld and f"http://www.example.{country if tld == 'country' else tld}/"
+    assert _decodes_right(_page(text, "ISO-8859-13"), "ISO-8859-13", url)
+
+
+@pytest.mark.parametrize("url", _URLS)
+def test_letters_lost_as_inverted_question_marks_stay_windows_1252(url: str | None) -> None:
+    """Text whose letters a system lost writes `¿` for each (`Espa¿ol`): still windows-1252
+    text, not Polish `ż` (the rule about `¡` after a letter leaves `¿` alone)."""
+    text = "Espa¿ol: informaci¿n de la p¿gina, a¿o 2024, cami¿n y m¿s."
+    assert _decodes_right(_page(text, "windows-1252"), "windows-1252", url)
