@@ -196,14 +196,20 @@ def write_suite(
 
 
 def suite_parser(description: str) -> argparse.ArgumentParser:
-    """The arguments of a suite writer: OUT, --bytes, --seed, --pages."""
+    """The arguments of a suite writer: OUT, --bytes, --seed, --pages, --rare (``encodings``:
+    the table to write)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("out", type=Path)
     parser.add_argument("--bytes", nargs=2, type=int, default=(200, 400))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pages", type=int, default=1, help="texts per language and encoding")
     parser.add_argument(
-        "--rare", action="store_true", help="the rarer pairs (RARE_ENCODINGS), not ENCODINGS"
+        "--rare",
+        dest="encodings",
+        action="store_const",
+        const=RARE_ENCODINGS,
+        default=ENCODINGS,
+        help="the rarer pairs (RARE_ENCODINGS), not ENCODINGS",
     )
     return parser
 
@@ -220,7 +226,7 @@ def main() -> None:
         lambda language: messages(args.locale_dir, language),
         text_of,
         20,
-        RARE_ENCODINGS if args.rare else ENCODINGS,
+        args.encodings,
     )
     print(f"{written} texts in {args.out}")
 

@@ -27,7 +27,7 @@ import random
 import re
 from pathlib import Path
 
-from gettext_suite import ENCODINGS, RARE_ENCODINGS, suite_parser, to_cp1258, write_suite
+from gettext_suite import suite_parser, to_cp1258, write_suite
 
 # roff's named characters and strings (groff_char(7)) that stand for punctuation.
 _NAMED = {
@@ -166,7 +166,7 @@ def main() -> None:
         lambda language: sorted((args.man_dir / language).glob("man*/*.gz")),
         text_of,
         5,
-        RARE_ENCODINGS if args.rare else ENCODINGS,
+        args.encodings,
     )
     print(f"{written} texts in {args.out}")
 

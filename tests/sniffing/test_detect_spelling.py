@@ -379,8 +379,9 @@ def test_the_sample_start_is_a_word_start(word: str) -> None:
         assert reading_score(sample, encoding) == reading_score(b" " + sample, encoding)
 
 
-# Finnish and Swedish quote with `”` on both sides: ISO-8859-13 writes it 0xA1, windows-1252's
-# `¡`, which opens an exclamation and never follows a letter (`”data”` is no `¡data¡`).
+# Finnish and Swedish quote with `”` on both sides (and so does the Estonian line here):
+# ISO-8859-13 writes it 0xA1, windows-1252's `¡`, which opens an exclamation and never follows
+# a letter (`”data”` is no `¡data¡`).
 _NORDIC_QUOTES = (
     ("fi", "Valitse ”Tallenna” ja sitten ”Sulje”, jos haluat lopettaa."),
     ("fi", "Tiedostoa ”asetukset.txt” ei löytynyt hakemistosta."),
