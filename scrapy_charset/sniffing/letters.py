@@ -981,6 +981,12 @@ _OPENING_MARK = "¡"
 # consonant is how a Polish `ń` reads in windows-1252 (`dzień` as `dzieñ`).
 _NASAL = "ñÑ"
 _VOWELS_AFTER_NASAL = "aeiouAEIOUáéíóúüÁÉÍÓÚÜ"
+# Croatian, Bosnian, Serbian and Vietnamese write `đ` before a vowel only (`između`, `rođen`,
+# `đi`) or at a word's end (`tuđ`): `đ` before a consonant is how ISO-8859-13's and
+# ISO-8859-4's `š` reads in ISO-8859-2 and windows-1250 (Slovene `število`, `piškotki` as
+# `đtevilo`, `piđkotki`).
+_DJ = "đĐ"
+_DJ_CONSONANTS = "bcdfghjklmnpqrstvwxzčćšžBCDFGHJKLMNPQRSTVWXZČĆŠŽ"
 # Greek aphaeresis: a word that drops its first vowel after a word ending in one keeps an
 # apostrophe in its place (`θα ’ρθω`, `πού ’ναι`), which ISO-8859-7 writes as 0xA2, windows-1253's
 # `Ά`. These are the verb forms Greek shortens so (of είναι, είμαι, είσαι, ήταν, έχω, είχα,
@@ -1028,6 +1034,12 @@ def _soft_l_before_front_vowel(encoding: str) -> _Rule | None:
 def _grave_e_before_vowel(encoding: str) -> _Rule | None:
     """`è` before `a`, `e`, `i`, `u` in ``encoding``."""
     return _pair_rule(encoding, _GRAVE_E, _VOWELS_AFTER_GRAVE, _GRAVE_E)
+
+
+@cache
+def _dj_before_consonant(encoding: str) -> _Rule | None:
+    """`đ` before a consonant in ``encoding``."""
+    return _pair_rule(encoding, _DJ, _DJ_CONSONANTS, _DJ)
 
 
 @cache
@@ -1208,6 +1220,7 @@ def _pair_rules(encoding: str) -> tuple[_Rule, ...]:
         _soft_before_vowel(encoding),
         _soft_l_before_front_vowel(encoding),
         _grave_e_before_vowel(encoding),
+        _dj_before_consonant(encoding),
         _tonos_capital_in_word(encoding),
         _nasal_before_non_vowel(encoding),
         _opening_mark_after_letter(encoding),

@@ -407,3 +407,36 @@ def test_letters_lost_as_inverted_question_marks_stay_windows_1252(url: str | No
     text, not Polish `ż` (the rule about `¡` after a letter leaves `¿` alone)."""
     text = "Espa¿ol: informaci¿n de la p¿gina, a¿o 2024, cami¿n y m¿s."
     assert _decodes_right(_page(text, "windows-1252"), "windows-1252", url)
+
+
+# Slovene and Croatian in ISO-8859-13 write `š` 0xF0, ISO-8859-2's and windows-1250's `đ`;
+# Croatian writes `đ` before a vowel or at a word's end only, so `đ` before a consonant is a
+# misread `š` (`število` is no `đtevilo`).
+_BALTIC_S = (
+    ("si", "Število piškotkov je v nastavitvah, kjer lahko izbrišete tudi vašo zgodovino."),
+    ("si", "Razširitev je nameščena, preskusite jo v oknu brskalnika."),
+    ("si", "Nameščena razširitev ni več podprta, poiščite novejšo različico."),
+    ("hr", "Dopuštena je samo jedna iznimka, a sve ostalo je zabranjeno."),
+    ("hr", "Sve promjene na računu spremljene su u dnevniku, ništa nije izgubljeno."),
+)
+# Croatian and Vietnamese `đ`: before a vowel, at a word's end.
+_DJ_TEXTS = (
+    ("hr", "windows-1250", "Između građana i vođa rođen je tuđ dogovor, a međutim nitko ne zna."),
+    ("hr", "ISO-8859-2", "Građani su izašli na izbore, između dva kruga vođe su se sastali."),
+    ("vn", "windows-1258", "Đây là đâu? Đó là đúng, anh đi đâu?"),
+)
+
+
+@pytest.mark.parametrize(("country", "text"), _BALTIC_S)
+@pytest.mark.parametrize("tld", [None, "country", "com"])
+def test_s_before_a_consonant_is_no_dj(country: str, text: str, tld: str | None) -> None:
+    url = tld and f"http://www.example.{country if tld == 'country' else tld}/"
+    assert _decodes_right(_page(text, "ISO-8859-13"), "ISO-8859-13", url)
+
+
+@pytest.mark.parametrize(("country", "encoding", "text"), _DJ_TEXTS)
+@pytest.mark.parametrize("tld", [None, "country"])
+def test_dj_before_a_vowel_stays(country: str, encoding: str, text: str, tld: str | None) -> None:
+    url = tld and f"http://www.example.{country}/"
+    body = _page(text, encoding)
+    assert _decodes_right(body, encoding, url)
