@@ -982,8 +982,8 @@ _OPENING_MARK = "¡"
 _NASAL = "ñÑ"
 _VOWELS_AFTER_NASAL = "aeiouAEIOUáéíóúüÁÉÍÓÚÜ"
 # Croatian, Bosnian, Serbian and Vietnamese write `đ` before a vowel only (`između`, `rođen`,
-# `đi`) or at a word's end (`tuđ`): `đ` before a consonant is how ISO-8859-13's and
-# ISO-8859-4's `š` reads in ISO-8859-2 and windows-1250 (Slovene `število`, `piškotki` as
+# `đi`) or at a word's end (`tuđ`): `đ` before a consonant is how the `š` of ISO-8859-13 and
+# windows-1257 (0xF0) reads in ISO-8859-2 and windows-1250 (Slovene `število`, `piškotki` as
 # `đtevilo`, `piđkotki`).
 _DJ = "đĐ"
 _DJ_CONSONANTS = "bcdfghjklmnpqrstvwxzčćšžBCDFGHJKLMNPQRSTVWXZČĆŠŽ"
@@ -1199,9 +1199,9 @@ def _misread_marks(sample: bytes, encoding: str) -> int:
 
 def _structure_score(scored: bytes, sample: bytes, keys: list[int], encoding: str) -> float:
     """The (negative) score of letters the spelling of their language rules out: a soft
-    consonant before a vowel, `ľ` before `e` `i` `í`, `è` before a vowel but `o`, a Greek
-    capital with a tonos inside a word, `ñ` before no vowel, `¡` after a letter,
-    `Ά` before a shortened Greek verb (found in ``scored``, which holds a few bytes around
+    consonant before a vowel, `ľ` before `e` `i` `í`, `è` before a vowel but `o`, `đ` before
+    a consonant, a Greek capital with a tonos inside a word, `ñ` before no vowel, `¡` after a
+    letter, `Ά` before a shortened Greek verb (found in ``scored``, which holds a few bytes around
     each non-ASCII byte), an inverted mark read as a letter (its clause, in the whole
     ``sample``)."""
     score = 0.0
