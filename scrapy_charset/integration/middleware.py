@@ -1062,8 +1062,9 @@ def _valid_utf8(text: str, decision: Decision) -> bool | None:
     """Whether the body is (strictly) valid UTF-8, where sniffing already found out: HTML
     and plain-text sniffing check undeclared bodies before guessing a legacy encoding."""
     if decision.source is Source.UTF8:
-        # Sniffing also takes a body cut inside the last character for UTF-8.
-        return None if text.endswith("\ufffd") else True
+        # Sniffing also takes a body cut inside the last character, and text with a few
+        # invalid bytes, for UTF-8 (a U+FFFD: valid or not, unknown without decoding again).
+        return None if "\ufffd" in text else True
     if decision.source in _GUESSED and decision.encoding in _LEGACY:
         return False
     return None

@@ -7,9 +7,10 @@ in ``<head>`` — else the XML declaration; then statistical detection, the loca
 the URL's TLD, and windows-1252.
 
 Where Chromium shows mojibake for an undeclared page, the true encoding is chosen instead and
-marked by its source: valid UTF-8 (``Source.UTF8``; Chromium never detects UTF-8 over HTTP),
-and, as ``Source.DETECTION``, BOM-less UTF-16 and ISO-2022-JP (Chromium: windows-1252). A page
-carrying a label no browser knows is read as Chromium shows it, mojibake included.
+marked by its source: UTF-8, valid or with a few invalid sequences (``Source.UTF8``; Chromium
+never detects UTF-8 over HTTP), and, as ``Source.DETECTION``, BOM-less UTF-16 and ISO-2022-JP
+(Chromium: windows-1252). A page carrying a label no browser knows is read as Chromium shows
+it, mojibake included.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .detect import (
     DEFAULT_DETECTOR,
     Detector,
     fast_path,
+    is_mostly_utf8,
 )
 from .late_meta import _meta_charset, next_meta, scan_meta_like_chromium
 from .prescan import (
@@ -346,6 +348,8 @@ def _tentative(
         if settled:
             # Pure ASCII: Chromium uses windows-1252 whatever the TLD (measured on .jp, .ru).
             return decide(WINDOWS_1252, Source.DEFAULT), None
+    elif is_mostly_utf8(data):
+        return decide(UTF_8, Source.UTF8), None
     tld = tld_of(url) if tld_hint else None
     detected = _run_detector(detector, data, tld)
     if detected is not None:

@@ -727,6 +727,32 @@ def tld_effect() -> Iterator[Doc]:
             )
 
 
+# UTF-8 pages with a few invalid bytes after the marker: a Latin-1 byte pasted in, a character
+# cut in two, a byte no encoding has. (The project reads them as UTF-8, U+FFFD for each.)
+STRAY_BYTES = {"latin1": b" caf\xe9 ", "cut": b" \xe2\x80 ", "ff": b" \xff "}
+NEARLY_UTF8_HOSTS = {"fr": "www.example.fr", "ru": "www.example.ru", "ja": "www.example.jp",
+                     "zh-hans": "www.example.cn"}  # fmt: skip
+
+
+def nearly_utf8() -> Iterator[Doc]:
+    for lang, tld_host in NEARLY_UTF8_HOSTS.items():
+        text = SAMPLES[lang]
+        for size, marker in (("short", text), ("long", long_form(text, 5000, "utf-8"))):
+            for stray, raw in STRAY_BYTES.items():
+                for host, where in (("127.0.0.1", "ip"), (tld_host, "tld")):
+                    body = page("", marker, after="<p>x</p>").encode("utf-8")
+                    body = body.replace(b"<p>x</p>", b"<p>" + raw + b"</p>")
+                    yield Doc(
+                        f"nearly-utf8-{lang}-{size}-{stray}-{where}",
+                        "nearly_utf8",
+                        f"UTF-8 {lang}, {size}, one invalid sequence ({stray}), from {host}",
+                        body,
+                        host=host,
+                        true_encoding="UTF-8",
+                        expected_marker=marker,
+                    )
+
+
 HEAD_ENDERS: list[tuple[str, str]] = [
     ("head-end-tag", "</head>"),
     ("div-tag", "<div>"),
@@ -1146,6 +1172,7 @@ GROUPS = {
     "header_forms": header_forms,
     "undeclared": undeclared_families,
     "undeclared_utf8": undeclared_ascii_utf8,
+    "nearly_utf8": nearly_utf8,
     "tld": tld_effect,
     "head_end": head_end,
     "end_of_input": end_of_input,

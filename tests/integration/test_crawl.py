@@ -87,6 +87,9 @@ def site() -> list[Page]:
     c1_body, c1_text = chromium_page("windows-1252")
     xml = f"<?xml version='1.0' encoding='windows-1251'?><feed><t>{RU}</t></feed>"
     utf16_bom = f"<html><head><title>{JA}</title></head><p>{JA}</p><a href='/u?q={JA}'>u</a>"
+    # UTF-8 with one stray Latin-1 byte: UTF-8 and a U+FFFD (stock Scrapy: windows-1252).
+    nearly = f"<html><head><title>{FR}</title></head><p>{RU}</p><a href='/n?q=café'>n</a>"
+    nearly_body = nearly.encode() + b"<p>caf\xe9</p>"
     return [
         Page("/sjis", html(sjis.encode("cp932")), sjis, "meta", "scrapy-charset-shift_jis",
              job={"follow": "a::attr(href)", "form": {"q": JA}}),
@@ -132,13 +135,15 @@ def site() -> list[Page]:
              job={"method": "HEAD"}),
         Page("/utf16-bom", html(b"\xff\xfe" + utf16_bom.encode("utf-16-le")), utf16_bom, "bom",
              "utf-8", job={"follow": "a::attr(href)"}),
+        Page("/nearly-utf8", html(nearly_body), nearly + "<p>caf\ufffd</p>", "utf8", "utf-8",
+             changed=None, job={"follow": "a::attr(href)"}),
     ]  # fmt: skip
 
 
 def serve(server: LocalServer, pages: list[Page]) -> list[dict[str, Any]]:
     koi8_body = f"<html><head><title>{RU[:10]}</title></head><p>{RU}</p>".encode("koi8-r")
     server.add("/koi8", html(koi8_body, "text/html; charset=KOI8-R"))
-    for extra in ("/search", "/submit", "/refreshed", "/u"):
+    for extra in ("/search", "/submit", "/refreshed", "/u", "/n"):
         server.add(extra, html(b"<p>ok</p>"))
     jobs = []
     for page in pages:
@@ -232,6 +237,8 @@ def check_requests_encoded_like_a_browser(server: LocalServer) -> None:
     assert server.received("/refreshed")[-1].query == "q=" + quote("café".encode())
     # UTF-16 documents submit and link in UTF-8 (the Encoding Standard's output encoding).
     assert server.received("/u")[-1].query == "q=" + quote(JA.encode("utf-8"))
+    # UTF-8 with a stray byte links in UTF-8 (stock Scrapy, reading windows-1252: `caf%E9`).
+    assert server.received("/n")[-1].query == "q=" + quote("café".encode())
 
 
 @pytest.fixture(scope="module")
