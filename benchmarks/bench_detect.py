@@ -3,7 +3,8 @@
 Usage: python benchmarks/bench_detect.py [--repeat N]
 
 For each encoding of the labelled pages (``tests/data/detection``, one language each), the long
-page is grown to about 20 KB by repeating its text, without any declaration. Timed (medians,
+page is grown to about 20 KB by repeating its text, without any declaration (and the UTF-8
+page once more with one invalid byte). Timed (medians,
 the three interleaved): this package's ``decode_html`` (the text a browser reads: detection and
 decoding), Scrapy's ``HtmlResponse(url, body=body).text``, and charset-normalizer's
 ``str(from_bytes(body).best())``. The ratios are ours / Scrapy and ours / charset-normalizer.
@@ -37,6 +38,10 @@ def pages() -> dict[str, tuple[str, bytes]]:
         main, tail = rest.split("</main>".encode(codec), 1)
         copies = max(1, -(-(SIZE - len(head) - len(tail)) // len(main)))
         chosen[encoding] = (name.split("-" + encoding)[0], head + main * copies + tail)
+    # UTF-8 with one invalid byte halfway (a Latin-1 `é` pasted in): UTF-8 by its bytes.
+    language, body = chosen["UTF-8"]
+    middle = body.index(b"<", len(body) // 2)
+    chosen["UTF-8 + \\xe9"] = (language, body[:middle] + b"caf\xe9" + body[middle:])
     return chosen
 
 
