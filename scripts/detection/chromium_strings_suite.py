@@ -12,7 +12,7 @@ from it: an evaluation set independent of ``texts.py``, of the gettext catalogs
 (``gettext_suite.py``) and of the manual pages (``manpages_suite.py``). Each string's
 placeholders (``$1``, ``<ph>``, ``{COUNT}``) become the word ``data``, markup is left out, and
 strings without letters are skipped; the texts are then drawn and written as
-``gettext_suite.py`` does (its ``text_of`` and ``write_suite``), in the same layout
+``gettext_suite.py`` does (its ``text_of`` and ``write_from_args``), in the same layout
 ``benchmarks/eval_text_suite.py`` reads. Languages Chromium is not translated into (Basque,
 Maltese, Esperanto, ...) have no pages. The texts depend on the package's version: quote
 counts with the machine they were measured on.
@@ -25,7 +25,7 @@ import re
 import struct
 from pathlib import Path
 
-from gettext_suite import suite_parser, text_of, write_suite
+from gettext_suite import suite_parser, text_of, write_from_args
 
 # The suites' language directories (gettext's names) to Chromium's locale names.
 _LOCALES = {"pt_BR": "pt-BR", "zh_CN": "zh-CN", "zh_TW": "zh-TW"}
@@ -70,17 +70,7 @@ def main() -> None:
     parser = suite_parser(__doc__.splitlines()[0])
     parser.add_argument("--locale-dir", type=Path, default=Path("/usr/lib/chromium/locales"))
     args = parser.parse_args()
-    written = write_suite(
-        args.out,
-        args.pages,
-        args.seed,
-        args.bytes,
-        lambda language: messages(args.locale_dir, language),
-        text_of,
-        200,
-        args.encodings,
-    )
-    print(f"{written} texts in {args.out}")
+    write_from_args(args, lambda language: messages(args.locale_dir, language), text_of, 200)
 
 
 if __name__ == "__main__":

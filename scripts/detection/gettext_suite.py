@@ -214,21 +214,24 @@ def suite_parser(description: str) -> argparse.ArgumentParser:
     return parser
 
 
+def write_from_args(
+    args: argparse.Namespace,
+    pool_of: Callable[[str], Sequence[Any]],
+    text_for: Callable[[Sequence[Any], str, int, int, random.Random], bytes | None],
+    enough: int,
+) -> None:
+    """``write_suite`` with the arguments ``suite_parser`` parsed, and how many it wrote."""
+    written = write_suite(
+        args.out, args.pages, args.seed, args.bytes, pool_of, text_for, enough, args.encodings
+    )
+    print(f"{written} texts in {args.out}")
+
+
 def main() -> None:
     parser = suite_parser(__doc__.splitlines()[0])
     parser.add_argument("--locale-dir", type=Path, default=Path("/usr/share/locale"))
     args = parser.parse_args()
-    written = write_suite(
-        args.out,
-        args.pages,
-        args.seed,
-        args.bytes,
-        lambda language: messages(args.locale_dir, language),
-        text_of,
-        20,
-        args.encodings,
-    )
-    print(f"{written} texts in {args.out}")
+    write_from_args(args, lambda language: messages(args.locale_dir, language), text_of, 20)
 
 
 if __name__ == "__main__":

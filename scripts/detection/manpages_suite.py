@@ -27,7 +27,7 @@ import random
 import re
 from pathlib import Path
 
-from gettext_suite import suite_parser, to_cp1258, write_suite
+from gettext_suite import suite_parser, to_cp1258, write_from_args
 
 # roff's named characters and strings (groff_char(7)) that stand for punctuation.
 _NAMED = {
@@ -158,17 +158,9 @@ def main() -> None:
     parser = suite_parser(__doc__.splitlines()[0])
     parser.add_argument("--man-dir", type=Path, default=Path("/usr/share/man"))
     args = parser.parse_args()
-    written = write_suite(
-        args.out,
-        args.pages,
-        args.seed,
-        args.bytes,
-        lambda language: sorted((args.man_dir / language).glob("man*/*.gz")),
-        text_of,
-        5,
-        args.encodings,
+    write_from_args(
+        args, lambda language: sorted((args.man_dir / language).glob("man*/*.gz")), text_of, 5
     )
-    print(f"{written} texts in {args.out}")
 
 
 if __name__ == "__main__":
