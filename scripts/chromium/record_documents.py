@@ -1285,11 +1285,17 @@ def record(docs: list[Doc]) -> list[dict[str, Any]]:
 
 
 def merge_group(new_rows: list[dict[str, Any]], group: str) -> list[dict[str, Any]]:
-    """The existing fixture with ``group``'s documents replaced, in generation order."""
+    """The existing fixture with ``group``'s documents replaced, in generation order. Where
+    the browser is another version than the fixture's (its metadata row), each new row says
+    which (``browser_version``)."""
     with gzip.open(OUT, "rt", encoding="utf-8") as f:
         old_rows = [json.loads(line) for line in f]
     by_id = {row["id"]: row for row in old_rows[1:] if row["group"] != group}
-    by_id.update({row["id"]: row for row in new_rows[1:]})
+    version = new_rows[0]["version"]
+    for row in new_rows[1:]:
+        if version != old_rows[0]["version"]:
+            row["browser_version"] = version
+        by_id[row["id"]] = row
     order = [d.id for d in all_docs()]
     missing = set(order) - set(by_id)
     assert not missing, f"not recorded yet: {sorted(missing)[:5]}"
