@@ -149,8 +149,8 @@ def is_utf8(data: bytes) -> bool:
 
 # UTF-8 text with a few invalid bytes (a character cut in two, a Latin-1 byte pasted in): at
 # least this many valid non-ASCII characters per stretch of invalid bytes. Legacy text has far
-# fewer (at most 2.2, on a short EUC-JP page; 1 and less on nearly all the evaluation sets'
-# 16,000 legacy pages), and is given up on after a few stretches.
+# fewer (at most 2.2, on a short EUC-JP page; 1 and less on nearly all of the evaluation sets'
+# 20,511 legacy pages), and is given up on after a few stretches.
 _UTF8_CHARS_PER_STRETCH = 8
 _UTF8_STRETCHES_BEFORE_RATIO = 2
 _UTF8_LEAD_BYTES = bytes(range(0xC2, 0xF5))
