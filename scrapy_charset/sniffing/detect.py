@@ -153,37 +153,53 @@ def is_utf8(data: bytes) -> bool:
 # 20,511 legacy pages), and is given up on after a few stretches.
 _UTF8_CHARS_PER_STRETCH = 8
 _UTF8_STRETCHES_BEFORE_RATIO = 2
-_UTF8_LEAD_BYTES = bytes(range(0xC2, 0xF5))
+# More invalid bytes than this are no "few" (binary data: bytes 0xFF).
+_UTF8_MOST_INVALID = 256
+# Python's UTF-8 decoder with ``surrogateescape`` gives each invalid byte as U+DC80-U+DCFF.
+_INVALID_RUN = lazy_compile("[\udc80-\udcff]+")
+_NON_ASCII = lazy_compile("[^\x00-\x7f]")
 
 
 def is_mostly_utf8(data: bytes, limit: int = PREFIX_BYTES) -> bool:
     """Whether the first ``limit`` bytes of ``data`` are UTF-8 text with a few invalid bytes:
     at least ``_UTF8_CHARS_PER_STRETCH`` valid non-ASCII characters per stretch of invalid
-    bytes (invalid sequences with no valid byte between them: a surrogate's three bytes are
-    one). Valid UTF-8 is checked first, with its text; this is for the rest. A sequence cut
-    off at the end of the part looked at is no error."""
+    bytes (invalid bytes with no valid character between them: a surrogate's three bytes are
+    one stretch), counted from the start, and at most ``_UTF8_MOST_INVALID`` invalid bytes.
+    Valid UTF-8 is checked first, with its text; this is for the rest. A sequence cut off at
+    the end of the part looked at is no error. One decode in C, whatever the bytes."""
     view = memoryview(data)[:limit]
-    characters = stretches = start = 0
-    while start < len(view):
-        try:
-            str(view[start:], "utf-8")
-            end = skip = len(view)
-        except UnicodeDecodeError as error:
-            end = start + error.start
-            skip = start + max(error.end, error.start + 1)
-            if error.reason == "unexpected end of data" and skip >= len(view):
-                skip = len(view)  # (cut off at the end)
-            elif end > start or not stretches:
-                stretches += 1
-        valid = bytes(view[start:end])
-        characters += len(valid) - len(valid.translate(None, _UTF8_LEAD_BYTES))
+    text = str(view[: _without_cut_off_end(view)], "utf-8", "surrogateescape")
+    characters = stretches = invalid = position = 0
+    for run in _INVALID_RUN.finditer(text):
+        invalid += run.end() - run.start()
+        if invalid > _UTF8_MOST_INVALID:
+            return False
+        characters += len(_NON_ASCII.findall(text, position, run.start()))
+        stretches += 1
+        position = run.end()
         if (
             stretches > _UTF8_STRETCHES_BEFORE_RATIO
             and _UTF8_CHARS_PER_STRETCH * stretches > characters
         ):
             return False
-        start = skip
+    characters += len(_NON_ASCII.findall(text, position))
     return stretches > 0 and characters >= _UTF8_CHARS_PER_STRETCH * stretches
+
+
+def _without_cut_off_end(view: memoryview) -> int:
+    """The length of ``view`` without a UTF-8 sequence cut off at its end (the start of a
+    character, valid so far: not ``ED A0``, a surrogate's)."""
+    for back in range(1, min(len(view), 3) + 1):
+        if view[-back] < 0x80:
+            break
+        if view[-back] >= 0xC0:  # the last lead byte: a sequence cut off, or an invalid one
+            try:
+                str(view[-back:], "utf-8")
+            except UnicodeDecodeError as error:
+                if error.reason == "unexpected end of data" and error.start == 0:
+                    return len(view) - back
+            break
+    return len(view)
 
 
 # The fewest NUL high bytes (ASCII characters: markup, spaces) BOM-less UTF-16 must show.

@@ -22,6 +22,11 @@ BODIES: dict[str, Callable[[int], bytes]] = {
     "xml-declaration": lambda n: b"<?xml version='1.0' encoding='" + b"a" * n,
     "undeclared-latin1": lambda n: "Grüße aus Köln. ".encode("latin-1") * (n // 16),
     "utf8-then-invalid": lambda n: "é".encode() * (n // 2) + b"\xe9",
+    # Binary data served as text/html (an uncompressed image's white pixels, 0xFF padding):
+    # every byte an invalid UTF-8 sequence of its own.
+    "high-bytes": lambda n: b"\xff" * n,
+    # UTF-8 text with a stray Latin-1 byte after every eight letters.
+    "utf8-stray-bytes": lambda n: (("é" * 8).encode() + b"\xe9") * (n // 17),
 }
 
 # Content-Type header values of about ``n`` characters.

@@ -110,3 +110,32 @@ def test_only_the_detection_window_is_looked_at() -> None:
     assert len(body) > 5_000_000
     assert is_mostly_utf8(body)
     assert not is_mostly_utf8(b"\xff" * 70_000 + "é".encode() * 1_000_000)
+
+
+def test_many_invalid_bytes_are_no_few() -> None:
+    # Binary data served as text/html (an image's white pixels, 0xFF padding) is no UTF-8
+    # with a few invalid bytes, however much text surrounds it; nor are more than 256 stray
+    # bytes, even with eight characters or more around each.
+    assert not is_mostly_utf8(_page([f"<p>{TEXTS['fr']}</p>".encode() * 40, b"\xff" * 70_000]))
+    stray = ("é" * 8).encode() + b"\xe9"
+    assert is_mostly_utf8(stray * 256 + b".")
+    assert not is_mostly_utf8(stray * 257 + b".")
+    for body in (b"\xff" * 100_000, b"BM6\x00\x03\x00" + b"\xff" * 196_608):
+        text, decision = decode_html(body)
+        assert decision.source is Source.DETECTION and "\ufffd" not in text
+
+
+@pytest.mark.parametrize(
+    ("end", "mostly"),
+    [
+        ("日".encode()[:2], True),  # a character cut off at the end of the part looked at
+        ("😀".encode()[:3], True),
+        (b"\xed\xa0", False),  # a surrogate's start: invalid, not cut off
+        (b"\xff", False),
+    ],
+)
+def test_a_sequence_cut_off_at_the_end_is_no_error(end: bytes, mostly: bool) -> None:
+    # Eight characters and one stretch of invalid bytes: just enough; one more stretch at the
+    # end is too many, a character cut off there is none.
+    body = ("日本語のページ。".encode() + b"\xff" + "日".encode()) + end
+    assert is_mostly_utf8(body) is mostly
