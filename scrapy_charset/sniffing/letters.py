@@ -73,6 +73,11 @@ LANGUAGES: dict[str, tuple[str, str]] = {
     "maltese": ("ċġħżàèìòù", "éíóúî"),
     "esperanto": ("ĉĝĥĵŝŭ", ""),
     "welsh": ("ŵŷâêîôû", "áéíóúàèìòùäëïöü"),
+    # Breton (`emañ`, `levrioù`, `kêr`) and Scottish Gaelic (`thèid`, `òl`), ISO-8859-14's
+    # languages with Welsh: where their words are around, the spelling rules that rule out a
+    # final `ñ` (Spanish) and `è` before a vowel (French, Italian) do not count.
+    "breton": ("ñùê", "âôûüé"),
+    "scottish gaelic": ("àèìòù", "áéó"),
     # Tones as the combining marks windows-1258 has, and the precomposed letters it has.
     "vietnamese": (
         "ăâđêôơư\u0300\u0301\u0303\u0309\u0323",
@@ -159,6 +164,10 @@ WORDS: dict[str, str] = {
     "esperanto": "la kaj de en estas al ne ke por kun mi li ŝi ili ĉi unu sed pri",
     "welsh": "yr yn ac mae wedi ei eu gyda oedd sydd hefyd bod fod ond hyn ddim ar am"
     " fel gan ym yng",
+    "breton": "ar al ha hag eus war gant evit eo zo ket emañ eñ ez ul ur bet hep dre eget pe"
+    " nag vez eur hon",
+    "scottish gaelic": "agus air ann an na gu tha bha aig ri mar nach seo sin cha dhen leis bho"
+    " airson",
     "vietnamese": "và của là có không được cho trong những các người một",
     "greek": "και το να του της την με σε για από που τα οι δεν στο στην είναι",
     "russian": "не на что по это как он из же для от но так",
@@ -961,7 +970,8 @@ _FRONT_VOWELS = "eiíEIÍ"
 # French, Italian and Catalan write `è` before a consonant (`père`, `règle`) or at a word's end
 # (`è`, `caffè`, `què`), never before a vowel (Vietnamese `mèo`: not before `o`): `è` before
 # `a` `e` `i` `u` is how a `č` reads in windows-1252 (Slovene `včeraj` as `vèeraj`, Czech
-# `čas` as `èas`).
+# `čas` as `èas`). (Scottish Gaelic does write it so, `thèid`, `fèin`: among Gaelic words the
+# rule does not count.)
 _GRAVE_E = "èÈ"
 _VOWELS_AFTER_GRAVE = "aeiuAEIU"
 # The openings of a Spanish question or exclamation and the marks that close it: a byte a
@@ -978,7 +988,8 @@ _TONOS_CAPITALS = "ΆΈΉΊΌΎΏ"
 # is still windows-1252.)
 _OPENING_MARK = "¡"
 # Spanish writes `ñ` before a vowel only (`año`, `España`): `ñ` at a word's end or before a
-# consonant is how a Polish `ń` reads in windows-1252 (`dzień` as `dzieñ`).
+# consonant is how a Polish `ń` reads in windows-1252 (`dzień` as `dzieñ`). (Breton does
+# write it so, `emañ`, `soñj`: among Breton words the rule does not count.)
 _NASAL = "ñÑ"
 _VOWELS_AFTER_NASAL = "aeiouAEIOUáéíóúüÁÉÍÓÚÜ"
 # Croatian, Bosnian, Serbian and Vietnamese write `đ` before a vowel only (`između`, `rođen`,
@@ -1205,28 +1216,34 @@ def _structure_score(scored: bytes, sample: bytes, keys: list[int], encoding: st
     each non-ASCII byte), an inverted mark read as a letter (its clause, in the whole
     ``sample``)."""
     score = 0.0
-    for rule in _pair_rules(encoding):
-        if not rule[0].isdisjoint(keys):
-            score += _CONTEXT * len(rule[1].findall(scored))
+    for (rule_keys, pattern), spelled_so in _pair_rules(encoding):
+        if rule_keys.isdisjoint(keys):
+            continue
+        found = len(pattern.findall(scored))
+        if found and spelled_so and not spelled_so.isdisjoint(page_languages(sample)):
+            continue  # the words around are of a language that spells so
+        score += _CONTEXT * found
     if 0xBF - 0x80 in keys or 0xA1 - 0x80 in keys:
         score += _CONTEXT * _misread_marks(sample, encoding)
     return score
 
 
 @cache
-def _pair_rules(encoding: str) -> tuple[_Rule, ...]:
-    """The spelling rules about bytes next to each other that ``encoding`` has bytes for."""
+def _pair_rules(encoding: str) -> tuple[tuple[_Rule, frozenset[str]], ...]:
+    """The spelling rules about bytes next to each other that ``encoding`` has bytes for,
+    each with the languages that do spell so (where the words of the sample say one of them,
+    the rule does not count: Breton ends words in `ñ`, Scottish Gaelic writes `è` before `i`)."""
     rules = (
-        _soft_before_vowel(encoding),
-        _soft_l_before_front_vowel(encoding),
-        _grave_e_before_vowel(encoding),
-        _dj_before_consonant(encoding),
-        _tonos_capital_in_word(encoding),
-        _nasal_before_non_vowel(encoding),
-        _opening_mark_after_letter(encoding),
-        _alpha_before_aphaeresis(encoding),
+        (_soft_before_vowel(encoding), ()),
+        (_soft_l_before_front_vowel(encoding), ()),
+        (_grave_e_before_vowel(encoding), ("scottish gaelic",)),
+        (_dj_before_consonant(encoding), ()),
+        (_tonos_capital_in_word(encoding), ()),
+        (_nasal_before_non_vowel(encoding), ("breton",)),
+        (_opening_mark_after_letter(encoding), ()),
+        (_alpha_before_aphaeresis(encoding), ()),
     )
-    return tuple(rule for rule in rules if rule is not None)
+    return tuple((rule, frozenset(spelled_so)) for rule, spelled_so in rules if rule is not None)
 
 
 def _context_score(

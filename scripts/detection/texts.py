@@ -263,6 +263,31 @@ TEXTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "lle daw ymwelwyr o’r pentrefi cyfagos i brynu tŷ bach o bren.",
         ),
     ),
+    # Breton: word-final `ñ` (a nasal vowel) and the plural `-où`; its letters are the same
+    # bytes in ISO-8859-14 and windows-1252.
+    "br": (
+        ("ISO-8859-14", "windows-1252"),
+        (
+            "Digor eo levraoueg kêr bemdez nemet d'ar Sul. Gallout a ra ar vugale lenn levrioù "
+            "ha c'hoari gant o mignoned, hag an dud deuet a c'hall evañ kafe e-kichen ar "
+            "prenestr pa vez glav.",
+            "En hañv e vez aozet sonadegoù digoust er park, hag en diskar-amzer ez eus ur foar "
+            "e-kichen al lenn, ma teu tud eus ar c'hêriadennoù tro-dro da brenañ boued ha traoù "
+            "koant evit ar gouelioù.",
+        ),
+    ),
+    # Scottish Gaelic: the grave accent only, `è` before `i` (`thèid`, `fèin`).
+    "gd": (
+        ("ISO-8859-14",),
+        (
+            "Tha leabharlann a' bhaile fosgailte Disathairne cuideachd. Faodaidh clann "
+            "leabhraichean a leughadh agus geamannan a chluich, agus bidh na h-inbhich ag òl "
+            "cofaidh ri taobh na h-uinneig. Thèid iad dhachaigh nuair a dh'fhàsas e dorcha.",
+            "As t-samhradh bidh cuirmean-ciùil an-asgaidh sa phàirc, agus as t-fhoghar bidh "
+            "fèill ri taobh an loch far an tig daoine bho na bailtean mun cuairt gus biadh math "
+            "a cheannach dhaibh fèin.",
+        ),
+    ),
     "vi": (
         ("windows-1258",),
         (

@@ -28,7 +28,7 @@ TLDS = {
     "el": "gr", "ru": "ru", "uk": "ua", "be": "by", "bg": "bg", "sr": "rs", "mk": "mk",
     "he": "il", "ar": "eg", "fa": "ir", "th": "th", "ja": "jp", "zh": "cn", "ko": "kr",
     "ga": "ie", "eu": "es", "gl": "es", "sq": "al", "af": "za", "fo": "fo", "ku": "tr",
-    "ur": "pk",
+    "ur": "pk", "br": "fr", "gd": "uk",
 }  # fmt: skip
 # Typography an encoding lacks is written as a writer of that encoding would.
 _PLAIN = {

@@ -440,3 +440,47 @@ def test_dj_before_a_vowel_stays(country: str, encoding: str, text: str, tld: st
     url = tld and f"http://www.example.{country}/"
     body = _page(text, encoding)
     assert _decodes_right(body, encoding, url)
+
+
+# Breton ends words in `ñ` (a nasal vowel: `emañ`, `prenañ`) and writes it before a consonant
+# (`soñj`), the places Spanish never does; its plural `-où` and its `ñ` read in windows-1257 as
+# a Polish-looking `ł` and `ń`. Where the words of the page are Breton, the `ñ` rule does not
+# count. Its letters are the same bytes in ISO-8859-14 and windows-1252.
+_BRETON = (
+    "Emañ ar stal digor bemdez, nemet d'ar Sul. Gallout a rit prenañ levrioù ha kartennoù eno.",
+    "Ret eo deoc'h kregiñ gant ar c'hentelioù brezhoneg a-raok miz Here, hag ober al labour er"
+    " gêr.",
+    "Ar vugale a gan kanaouennoù kozh e-pad ar gouel, ha pep hini a c'hall dañsal war al leur.",
+    "Klask a ran ul lec'h evit chom e kêr, rak re bell eo distreiñ d'ar gêr diouzh an noz.",
+    "Ur pennad-skrid nevez zo bet embannet war al lec'hienn: lennit anezhañ ha roit ho soñj.",
+)
+# Scottish Gaelic writes `è` before `i` (`thèid`, `fèin`), where the `è` rule sees a misread
+# Slovene `č` (windows-1250).
+_GAELIC = (
+    "Thèid am buidheann a-mach a-nochd agus bidh iad a' seinn anns an talla mhòr.",
+    "Chan eil fhios agam càit an dèid sinn a-màireach, ach tha an aimsir math.",
+    "Bha e fhèin agus a bhràthair ag obair air an tuathanas fad an t-samhraidh.",
+    "Feumaidh tu am foirm a lìonadh mus tèid an t-iarrtas a chur air adhart.",
+)
+
+
+@pytest.mark.parametrize("text", _BRETON)
+@pytest.mark.parametrize("encoding", ["ISO-8859-14", "windows-1252"])
+@pytest.mark.parametrize("url", [None, "http://www.example.fr/", "http://www.example.com/"])
+def test_breton_final_n_among_breton_words(text: str, encoding: str, url: str | None) -> None:
+    assert _decodes_right(_page(text, encoding), encoding, url)
+
+
+@pytest.mark.parametrize("text", _GAELIC)
+@pytest.mark.parametrize("url", [None, "http://www.example.uk/", "http://www.example.com/"])
+def test_gaelic_grave_e_before_i_among_gaelic_words(text: str, url: str | None) -> None:
+    assert _decodes_right(_page(text, "ISO-8859-14"), "ISO-8859-14", url)
+
+
+def test_spelling_rules_still_count_without_the_words_of_a_language_that_spells_so() -> None:
+    """The same letters among words of no such language: the rules decide as before (Polish
+    `dzień`, Slovene `včeraj`)."""
+    polish = f"{_POLISH_FILLER} Ten dzień był dobry, koń stoi w stajni.".encode("cp1250")
+    assert reading_score(polish, "windows-1252") < reading_score(polish, "windows-1250")
+    slovene = _page(_SLOVENE[1], "windows-1250")
+    assert reading_score(slovene, "windows-1252") < reading_score(slovene, "windows-1250")
