@@ -586,6 +586,11 @@ class CharsetResponseMixin:
         The query is encoded with the page's encoding (its Encoding Standard encoder; a
         character it lacks as ``%26%23N%3B``), the fragment as UTF-8 (URL Standard). The
         ``encoding`` argument, if given, replaces the page's encoding, as in Scrapy.
+
+        The request's own ``encoding`` is then Python's codec for the page's output encoding
+        (``"cp1252"``, not the plugin's ``scrapy-charset-windows-1252``): the URL is already
+        encoded, and a request stored by a disk queue (``JOBDIR``), a Redis scheduler or a
+        pickle must load where the plugin is not imported (a crawl resumed without it).
         """
         if isinstance(url, Link):
             url = url.url
@@ -594,12 +599,26 @@ class CharsetResponseMixin:
         if isinstance(url, str):
             # (as browsers and newer w3lib do; w3lib 2.1.0, Scrapy 2.11's oldest, keeps them)
             url = url.strip(_C0_CONTROL_OR_SPACE)
+        given = _encoding_argument(args, kwargs)
         if isinstance(url, str) and not (url.isascii() and not _CONTROL.search(url)):
-            given = _encoding_argument(args, kwargs)
             encoding = self.encoding if given is None else _query_encoding(given)
             if encoding is not None:
                 url = browser_url(self.urljoin(url), encoding)  # type: ignore[attr-defined]
+        if given is None:
+            portable = self._portable_encoding()
+            if len(args) > _ENCODING_POSITION:
+                args = (*args[:_ENCODING_POSITION], portable, *args[_ENCODING_POSITION + 1 :])
+            else:
+                kwargs["encoding"] = portable
         return super().follow(url, *args, **kwargs)  # type: ignore[misc]
+
+    def _portable_encoding(self) -> str:
+        """A Python codec of the standard library that encodes like ``encoding`` (the output
+        encoding's own codec; a Python codec given as ``encoding=`` as it is)."""
+        decision = self.charset_decision
+        if decision is None:
+            return self.encoding
+        return output_encoding(decision.encoding).python_codec
 
     def replace(self, *args: Any, cls: type | None = None, **kwargs: Any) -> Any:
         """Scrapy's ``replace``; see the README for what the copy keeps."""

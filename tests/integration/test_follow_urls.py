@@ -168,3 +168,48 @@ def test_a_selector_follow_cannot_use_raises_what_scrapy_raises(select: Any) -> 
         ours.follow(select(ours))
     assert type(our_error.value) is type(stock_error.value)
     assert str(our_error.value) == str(stock_error.value)
+
+
+_LOAD_WITHOUT_PLUGIN = """
+import pickle, sys
+from scrapy.utils.request import request_from_dict
+requests = [request_from_dict(d) for d in pickle.loads(sys.stdin.buffer.read())]
+assert "scrapy_charset" not in sys.modules
+print("\\n".join(f"{r.url} {r.encoding}" for r in requests))
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "codec"),
+    [
+        (LATIN_PAGE, "cp1252"),
+        ("<meta charset=shift_jis><p>\u65e5\u672c</p>".encode("cp932"), "cp932"),
+        ("<meta charset=koi8-u><p>\u0491</p>".encode("koi8_u"), "koi8-u"),
+        (b"\xff\xfe" + "<p>\xe9</p>".encode("utf-16-le"), "utf-8"),  # UTF-16: output UTF-8
+    ],
+)
+def test_requests_from_follow_load_where_the_plugin_is_not_imported(
+    body: bytes, codec: str
+) -> None:
+    """A request follow() makes is stored by a disk queue (JOBDIR) or a Redis scheduler as
+    its dict, pickled; a crawl resumed without the plugin, or another worker, must load it:
+    its ``encoding`` is a codec of Python's own, not the plugin's (that would raise
+    ``LookupError`` there and the request would be lost)."""
+    import pickle
+    import subprocess
+    import sys
+
+    _, ours = pages(body)
+    requests = [
+        ours.follow("/a?q=\xe9#\xe9"),
+        ours.follow("/plain"),
+        ours.follow("/b", None, "GET"),
+        *ours.follow_all(["/c?x=\u0436"]),
+    ]
+    assert [r.encoding for r in requests] == [codec] * 4
+    stored = pickle.dumps([r.to_dict() for r in requests], protocol=4)
+    loaded = subprocess.run(
+        [sys.executable, "-c", _LOAD_WITHOUT_PLUGIN], input=stored, capture_output=True,
+        check=True,
+    ).stdout.decode().splitlines()
+    assert loaded == [f"{r.url} {codec}" for r in requests]

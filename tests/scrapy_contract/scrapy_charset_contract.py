@@ -168,8 +168,6 @@ T, H, X = (
     "tests/test_http_response_text.py::TestXmlResponse::",
 )
 EXPECTED: dict[str, str] = {
-    T + "test_follow_None_encoding": "names",
-    H + "test_follow_None_encoding": "names",
     T + "test_body_inferred_encoding_of_undeclared_legacy_page": "names",
     H + "test_body_inferred_encoding_of_undeclared_legacy_page": "names",
     X + "test_body_inferred_encoding_of_undeclared_legacy_page": "xml-default",
