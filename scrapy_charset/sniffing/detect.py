@@ -155,9 +155,15 @@ _UTF8_CHARS_PER_STRETCH = 8
 _UTF8_STRETCHES_BEFORE_RATIO = 2
 # More invalid bytes than this are no "few" (binary data: bytes 0xFF).
 _UTF8_MOST_INVALID = 256
+# Legacy text is given up on in this many first bytes (its stretches come early).
+_UTF8_HEAD = 1024
 # Python's UTF-8 decoder with ``surrogateescape`` gives each invalid byte as U+DC80-U+DCFF.
 _INVALID_RUN = lazy_compile("[\udc80-\udcff]+")
-_NON_ASCII = lazy_compile("[^\x00-\x7f]")
+
+
+def _non_ascii(text: str) -> int:
+    """How many characters of ``text`` are not ASCII (counted in C)."""
+    return len(text) - len(text.encode("ascii", "ignore"))
 
 
 def is_mostly_utf8(data: bytes, limit: int = PREFIX_BYTES) -> bool:
@@ -166,24 +172,46 @@ def is_mostly_utf8(data: bytes, limit: int = PREFIX_BYTES) -> bool:
     bytes (invalid bytes with no valid character between them: a surrogate's three bytes are
     one stretch), counted from the start, and at most ``_UTF8_MOST_INVALID`` invalid bytes.
     Valid UTF-8 is checked first, with its text; this is for the rest. A sequence cut off at
-    the end of the part looked at is no error. One decode in C, whatever the bytes."""
+    the end of the part looked at is no error. Counted in C (decodes and encodes); legacy text
+    is given up on in its first kilobyte."""
     view = memoryview(data)[:limit]
-    text = str(view[: _without_cut_off_end(view)], "utf-8", "surrogateescape")
-    characters = stretches = invalid = position = 0
+    if _stretches(_escaped(view[:_UTF8_HEAD])[0]) is None:
+        return False
+    text, size = _escaped(view)
+    # (Valid UTF-8 encodes back to the same bytes; each invalid byte is left out.)
+    invalid = size - len(text.encode("utf-8", "ignore"))
+    if not invalid or invalid > _UTF8_MOST_INVALID:
+        return False
+    if invalid == 1:
+        stretches: int | None = 1
+    else:
+        stretches = _stretches(text)
+    characters = _non_ascii(text) - invalid
+    return stretches is not None and characters >= _UTF8_CHARS_PER_STRETCH * stretches
+
+
+def _escaped(view: memoryview) -> tuple[str, int]:
+    """``view`` decoded as UTF-8, each invalid byte as U+DC80-U+DCFF, a sequence cut off at
+    its end left out; and how many bytes that is."""
+    size = _without_cut_off_end(view)
+    return str(view[:size], "utf-8", "surrogateescape"), size
+
+
+def _stretches(text: str) -> int | None:
+    """How many stretches of invalid bytes ``text`` (``_escaped``) has; ``None`` as soon as
+    fewer than ``_UTF8_CHARS_PER_STRETCH`` valid non-ASCII characters per stretch precede one
+    (from the third on: a start of the text says so too)."""
+    characters = stretches = position = 0
     for run in _INVALID_RUN.finditer(text):
-        invalid += run.end() - run.start()
-        if invalid > _UTF8_MOST_INVALID:
-            return False
-        characters += len(_NON_ASCII.findall(text, position, run.start()))
+        characters += _non_ascii(text[position : run.start()])
         stretches += 1
-        position = run.end()
         if (
             stretches > _UTF8_STRETCHES_BEFORE_RATIO
             and _UTF8_CHARS_PER_STRETCH * stretches > characters
         ):
-            return False
-    characters += len(_NON_ASCII.findall(text, position))
-    return stretches > 0 and characters >= _UTF8_CHARS_PER_STRETCH * stretches
+            return None
+        position = run.end()
+    return stretches
 
 
 def _without_cut_off_end(view: memoryview) -> int:
