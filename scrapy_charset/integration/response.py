@@ -528,7 +528,7 @@ class CharsetResponseMixin:
         decision = self.charset_decision
         assert decision is not None  # only None for such a codec
         if self._charset_kind == "xml":
-            return output_encoding(decision.encoding).python_codec
+            return self._portable_encoding()
         return output_codec(decision.encoding)
 
     @property
@@ -613,8 +613,9 @@ class CharsetResponseMixin:
         return super().follow(url, *args, **kwargs)  # type: ignore[misc]
 
     def _portable_encoding(self) -> str:
-        """A Python codec of the standard library that encodes like ``encoding`` (the output
-        encoding's own codec; a Python codec given as ``encoding=`` as it is)."""
+        """A codec of Python's own for this document: its output encoding's (an XML
+        response's ``encoding``, a followed request's); a Python codec given as ``encoding=``
+        as it is."""
         decision = self.charset_decision
         if decision is None:
             return self.encoding
