@@ -16,8 +16,10 @@ anywhere, Scrapy and w3lib included. Such a codec does what a browser does and n
 The prefix is the project's own: other packages (turbohtml) register ``whatwg-*`` codecs that
 raise on unencodable characters, and the first registered search function wins a name.
 
-The replacement encoding has no encoder: ``scrapy-charset-replacement`` encodes as UTF-8 (the
-spec's *get an output encoding*).
+A browser writes no URL or form in replacement, UTF-16BE or UTF-16LE (the spec's *get an output
+encoding* is UTF-8 for them): ``scrapy-charset-replacement``, ``scrapy-charset-utf-16le`` and
+``scrapy-charset-utf-16be`` encode as UTF-8, so that a UTF-16 response's ``encoding`` both
+decodes its body and writes its links as a browser does.
 """
 
 from __future__ import annotations
@@ -58,7 +60,9 @@ _HTML_ERRORS = frozenset({"strict", "xmlcharrefreplace", "html"})
 
 
 def _target(encoding: Encoding) -> Encoding:
-    return output_encoding(encoding) if encoding.name == "replacement" else encoding
+    """The encoding text is encoded in: the spec's output encoding (UTF-8 for replacement
+    and UTF-16)."""
+    return output_encoding(encoding)
 
 
 def _piece(target: Encoding, text: str, mode: ErrorMode, state: int) -> tuple[bytes, int]:

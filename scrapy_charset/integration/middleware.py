@@ -72,6 +72,7 @@ from .response import (
     codec_name,
     explicit_codec,
     explicit_label,
+    portable_codec,
     take_over,
 )
 from .settings import read_settings
@@ -147,6 +148,7 @@ class CharsetMiddleware:
         self._spider: Any = getattr(crawler, "spider", None)
         self._logged: set[str] = set()
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self._request_scheduled, signal=signals.request_scheduled)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CharsetMiddleware:
@@ -154,6 +156,19 @@ class CharsetMiddleware:
 
     def _spider_opened(self, spider: Spider) -> None:
         self._spider = spider
+
+    def _request_scheduled(self, request: Request, spider: Spider | None = None) -> None:
+        # A request made with a response's encoding (FormRequest.from_response, or
+        # Request(..., encoding=response.encoding)) carries the plugin's codec name; a disk
+        # queue (JOBDIR) or a Redis scheduler stores it, and such a request would load only
+        # where the plugin is imported: a crawl resumed without it would lose it. Its URL and
+        # body are already encoded, so before it is stored it gets Python's codec for the
+        # same output encoding (Request has no public setter: its own attribute).
+        encoding = getattr(request, "_encoding", None)
+        if isinstance(encoding, str):
+            portable = portable_codec(encoding)
+            if portable is not None:
+                request._encoding = portable
 
     # -- the hooks ------------------------------------------------------------------------
     def process_request(self, request: Request, spider: Spider | None = None) -> None:

@@ -29,6 +29,8 @@ from ..encoding import (
     ALL_ENCODINGS,
     REPLACEMENT,
     UTF_8,
+    UTF_16BE,
+    UTF_16LE,
     X_USER_DEFINED,
     Encoding,
     bom_sniff,
@@ -60,16 +62,31 @@ class _Unset(enum.Enum):
 _UNSET: Any = _Unset.UNSET
 
 
+_UTF_16 = frozenset({UTF_16BE, UTF_16LE})
+
+
 @cache
 def output_codec(encoding: Encoding) -> str:
     """The Python codec a browser encodes this document's URLs and form data with.
 
     The Encoding Standard's "get an output encoding" (replacement, UTF-16BE and UTF-16LE
-    encode as UTF-8): ``"utf-8"`` for UTF-8, else the plugin's registered ``scrapy-charset-<name>``
-    codec (``"scrapy-charset-euc-jp"``), the spec's encoder in error mode html (``&#N;``).
+    encode as UTF-8): ``"utf-8"`` for UTF-8 and replacement, else the plugin's registered
+    ``scrapy-charset-<name>`` codec (``"scrapy-charset-euc-jp"``), the spec's encoder in error
+    mode html (``&#N;``). UTF-16's codec encodes as UTF-8 and decodes UTF-16: code that
+    decodes the body with ``response.encoding`` (XMLFeedSpider's ``iternodes``) reads it.
     """
+    if encoding in _UTF_16:
+        return plugin_codec(encoding)
     output = output_encoding(encoding)
     return "utf-8" if output == UTF_8 else plugin_codec(output)
+
+
+def portable_codec(codec: str) -> str | None:
+    """Python's own codec for a ``scrapy-charset-`` codec name: its output encoding's
+    (``"cp1252"`` for ``"scrapy-charset-windows-1252"``, ``"utf-8"`` for UTF-16); None for any
+    other name. A request that stores it loads where the plugin is not imported."""
+    encoding = encoding_of(codec)
+    return None if encoding is None else output_encoding(encoding).python_codec
 
 
 @cache
@@ -527,7 +544,7 @@ class CharsetResponseMixin:
             return self._encoding  # type: ignore[return-value]
         decision = self.charset_decision
         assert decision is not None  # only None for such a codec
-        if self._charset_kind == "xml":
+        if self._charset_kind == "xml" and decision.encoding not in _UTF_16:
             return self._portable_encoding()
         return output_codec(decision.encoding)
 
@@ -612,6 +629,10 @@ class CharsetResponseMixin:
                 kwargs["encoding"] = portable
         return super().follow(url, *args, **kwargs)  # type: ignore[misc]
 
+    def _utf_16(self) -> bool:
+        decision = self.charset_decision
+        return decision is not None and decision.encoding in _UTF_16
+
     def _portable_encoding(self) -> str:
         """A codec of Python's own for this document: its output encoding's (an XML
         response's ``encoding``, a followed request's); a Python codec given as ``encoding=``
@@ -630,8 +651,9 @@ class CharsetResponseMixin:
             self._charset_decode()  # with this URL's TLD: the copy keeps this text
         if "encoding" not in kwargs:
             if isinstance(kwargs.get("body"), str):
-                # Encoded with the current encoding, as Scrapy does, which stays explicit.
-                kwargs["encoding"] = self.encoding
+                # Encoded with the current encoding, as Scrapy does, which stays explicit
+                # (UTF-16's codec writes UTF-8, which is then what the body is).
+                kwargs["encoding"] = self._portable_encoding() if self._utf_16() else self.encoding
             elif self._encoding is not None:
                 kwargs["encoding"] = self._encoding  # an explicit encoding stays
         target = type(self) if cls is None else cls

@@ -35,6 +35,20 @@ def test_encode_is_the_standards_encoder_in_html_mode() -> None:
     assert "\u00e9".encode("scrapy-charset-replacement") == b"\xc3\xa9"
 
 
+@pytest.mark.parametrize(("name", "python"), [("utf-16le", "utf-16-le"), ("utf-16be", "utf-16-be")])
+def test_utf16_codecs_decode_utf16_and_encode_the_output_encoding(name: str, python: str) -> None:
+    # A browser writes URLs and forms of a UTF-16 page in UTF-8 (get an output encoding).
+    codec = "scrapy-charset-" + name
+    text = "東京 é 🙂"
+    assert text.encode(codec) == text.encode("utf-8") == encode(text, "UTF-8")
+    assert text.encode(codec, "fatal") == text.encode("utf-8")
+    assert "\ud800".encode(codec) == "\ufffd".encode("utf-8")  # a lone surrogate
+    assert codecs.getincrementalencoder(codec)().encode(text, True) == text.encode("utf-8")
+    assert text.encode(python).decode(codec) == text
+    assert (b"\x00" + text.encode(python)).decode(codec) != text
+    assert b"\x00".decode(codec) == "\ufffd"  # a cut-off code unit
+
+
 def test_decode_is_the_browsers_decode_without_bom() -> None:
     data = b"\xa1\xc1\xff"
     assert data.decode("scrapy-charset-euc-jp") == decode(data, "EUC-JP", bom="keep")

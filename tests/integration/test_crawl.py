@@ -134,7 +134,7 @@ def site() -> list[Page]:
         Page("/head", html(ru_meta.encode("cp1251")), None, None, skip="head",
              job={"method": "HEAD"}),
         Page("/utf16-bom", html(b"\xff\xfe" + utf16_bom.encode("utf-16-le")), utf16_bom, "bom",
-             "utf-8", job={"follow": "a::attr(href)"}),
+             "scrapy-charset-utf-16le", job={"follow": "a::attr(href)"}),
         Page("/nearly-utf8", html(nearly_body), nearly + "<p>caf\ufffd</p>", "utf8", "utf-8",
              changed=None, job={"follow": "a::attr(href)"}),
     ]  # fmt: skip

@@ -21,6 +21,7 @@ from scrapy.http import FormRequest, HtmlResponse, Response, TextResponse, XmlRe
 from scrapy.linkextractors import LinkExtractor
 from scrapy.statscollectors import DummyStatsCollector, MemoryStatsCollector
 from scrapy.utils.iterators import xmliter_lxml
+from scrapy.utils.python import to_unicode
 
 from scrapy_charset.encoding import lookup
 from scrapy_charset.integration import response as response_module
@@ -396,15 +397,37 @@ def test_spider_attribute_opts_out() -> None:
     assert charset_stats(crawler) == {"charset/skipped/spider": 1}
 
 
-def test_utf16_page_keeps_utf8_as_url_encoding() -> None:
+@pytest.mark.parametrize(
+    ("bom", "codec", "name"),
+    [(b"\xff\xfe", "utf-16-le", "utf-16le"), (b"\xfe\xff", "utf-16-be", "utf-16be")],
+)
+def test_utf16_page_decodes_with_its_encoding_and_writes_utf8_urls(
+    bom: bytes, codec: str, name: str
+) -> None:
+    # A UTF-16 page's encoding decodes its body as UTF-16 (as stock Scrapy's utf-16-le does)
+    # and encodes as UTF-8, the Encoding Standard's output encoding: its links, forms and
+    # follow() query strings are UTF-8, as a browser sends them.
     mw, _ = middleware()
-    source = f"<p>{JA}</p><a href='/s?q={JA}'>x</a>"
-    request, response = response_for("http://x.com/", b"\xff\xfe" + source.encode("utf-16-le"))
+    form = f"<form action='/f'><input name='q' value='{JA}'></form>"
+    source = f"<p>{JA}</p><a href='/s?q={JA}'>x</a>{form}"
+    request, response = response_for("http://x.com/", bom + source.encode(codec))
     result = mw.process_response(request, response)
     assert result.text == source
-    assert result.encoding == "utf-8"  # the Encoding Standard's output encoding for UTF-16
-    link = LinkExtractor().extract_links(result)[0]
-    assert link.url == "http://x.com/s?q=" + quote(JA.encode("utf-8"))
+    assert result.encoding == "scrapy-charset-" + name
+    assert result.body.decode(result.encoding) == "\ufeff" + source
+    assert to_unicode(result.body, result.encoding) == "\ufeff" + source
+    assert JA.encode(result.encoding) == JA.encode("utf-8")
+    query = "q=" + quote(JA.encode("utf-8"))
+    assert LinkExtractor().extract_links(result)[0].url == "http://x.com/s?" + query
+    assert result.follow(f"/s?q={JA}").url == "http://x.com/s?" + query
+    assert result.follow(f"/s?q={JA}", encoding=result.encoding).url == "http://x.com/s?" + query
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ScrapyDeprecationWarning)  # (Scrapy 2.19)
+        form = FormRequest.from_response(result)
+    assert form.url == "http://x.com/f?" + query
+    # A body replaced by text is written in UTF-8 and read back as written.
+    copy = result.replace(body=f"<p>{RU}</p>")
+    assert (copy.body, copy.text) == (f"<p>{RU}</p>".encode(), f"<p>{RU}</p>")
 
 
 def test_follow_links_and_forms_use_the_document_encoding() -> None:

@@ -161,3 +161,70 @@ class OptOutRaisesSpider(TextSpider):
     @property
     def charset_enabled(self) -> bool:
         raise RuntimeError("charset_enabled cannot be read")
+
+
+class FeedSpider(scrapy.spiders.XMLFeedSpider):
+    """XMLFeedSpider with its default iterator (``iternodes``: libxml2 reads the body in
+    ``response.encoding``) over ``urls``; each ``<item>``'s ``<t>`` text, and the body decoded
+    with ``response.encoding`` as a spider might."""
+
+    name = "feed"
+    itertag = "item"
+
+    def __init__(self, urls: list[str] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.start_urls = list(urls or [])
+
+    def parse_node(self, response: Any, selector: Any) -> Iterator[dict[str, Any]]:
+        try:
+            decoded: str | None = response.body.decode(response.encoding)
+        except (UnicodeDecodeError, LookupError) as error:
+            decoded = type(error).__name__
+        yield {
+            "url": response.url,
+            "t": selector.xpath("t/text()").get(),
+            "encoding": response.encoding,
+            "decoded": decoded,
+        }
+
+
+class FormsSpider(scrapy.Spider):
+    """Submit every form of the page at ``url`` (``FormRequest.from_response``) and request
+    ``links`` with ``encoding=response.encoding`` (``scrapy.Request`` and ``follow``), one item
+    per reply. Without ``url`` (a resumed crawl) only what the queue holds is fetched. Imports
+    nothing of the plugin: a crawl without it runs without it."""
+
+    name = "forms"
+    custom_settings = {"CONCURRENT_REQUESTS": 1}
+
+    def __init__(self, url: str | None = None, links: list[str] | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.start_urls = [url] if url else []
+        self.links = list(links or [])
+
+    async def start(self) -> Any:  # Scrapy >= 2.13
+        for request in self.start_requests():
+            yield request
+
+    def start_requests(self) -> Iterator[scrapy.Request]:
+        for url in self.start_urls:
+            yield scrapy.Request(url, callback=self.parse)
+
+    def parse(self, response: Any) -> Iterator[scrapy.Request]:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (deprecated in Scrapy 2.19)
+            for number in range(len(response.css("form"))):
+                yield scrapy.FormRequest.from_response(
+                    response, formnumber=number, callback=self.reply, dont_filter=True
+                )
+        for link in self.links:
+            url = response.urljoin(link)
+            yield scrapy.Request(url, callback=self.reply, encoding=response.encoding)
+            yield response.follow(link + "&by=follow", self.reply, encoding=response.encoding)
+
+    def reply(self, response: Any) -> Iterator[dict[str, Any]]:
+        import sys
+
+        yield {"url": response.url, "plugin": "scrapy_charset" in sys.modules}
