@@ -154,6 +154,11 @@ def utf8_kinds() -> dict[str, bytes]:
     kinds["page, 30 KB (French)"] = page("fr", SIZE).encode()
     kinds["page, 1 MB (French)"] = page("fr", MB).encode()
     kinds["Latin-1, a bad last byte"] = kinds["Latin-1 letters"] + b"\xff"
+    # Legacy pages served as UTF-8 (a common misdeclaration): an invalid sequence every few
+    # letters.
+    kinds["French windows-1252 as UTF-8"] = page("fr", MB).encode("cp1252", "replace")
+    russian = SAMPLES["cyrillic"].encode("cp1251", "replace")
+    kinds["Russian windows-1251 as UTF-8"] = russian * (MB // len(russian) + 1)
     return kinds
 
 

@@ -1863,7 +1863,10 @@ next:
             continue;
         }
 #ifdef HAVE_UTF8_BLOCKS
-        if (kind == PyUnicode_2BYTE_KIND && utf8_blocks && b < 0xF0) {
+        /* (Not at an invalid sequence: text in a legacy encoding declared UTF-8 has one
+         * every few letters, and a block would be tried and given up at each.) */
+        if (kind == PyUnicode_2BYTE_KIND && utf8_blocks && b < 0xF0 && i + 1 < n &&
+            utf8_second(b, s[i + 1])) {
             Py_ssize_t at = k; /* (k itself stays in a register) */
             const Py_ssize_t to = utf8_blocks_of(s, n, i, data, &at, length, kind);
             if (to != i) {

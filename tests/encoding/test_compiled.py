@@ -602,6 +602,27 @@ def test_utf8_random_bytes_and_texts_with_errors() -> None:
         cjk.compiled.decode_utf8_from(data)  # type: ignore[call-arg]
 
 
+@needs_compiled
+@pytest.mark.parametrize("codec", ["cp1252", "cp1251", "cp1250", "koi8_r", "cp932", "gbk"])
+def test_utf8_legacy_text_declared_utf8(codec: str) -> None:
+    # A page in a legacy encoding served as UTF-8: an invalid sequence every few letters,
+    # each at every offset from a 16-byte block's start (the byte-by-byte loop takes those
+    # bytes, blocks the valid runs between them).
+    text = {
+        "cp1252": "Le château où l'été était déjà célèbre — «ça» coûte 5 €. ",
+        "cp1251": "Съешь же ещё этих мягких французских булок, да выпей чаю. ",
+        "cp1250": "Příliš žluťoučký kůň úpěl ďábelské ódy. Zażółć gęślą jaźń. ",
+        "koi8_r": "В чащах юга жил бы цитрус? Да, но фальшивый экземпляр! ",
+        "cp932": "日本語のテキスト「カタカナ」と、ひらがな。 ",
+        "gbk": "中文的文字，简体字。汉字和标点符号。 ",
+    }[codec]
+    for valid in ("", "é" * 8, "中" * 6, "x" * 16):
+        for shift in range(17):
+            data = ("a" * shift + valid).encode() + (text * 20).encode(codec)
+            _utf8_equal(data)
+            _utf8_equal(data + valid.encode() + (text * 3).encode(codec))
+
+
 # -- UTF-8 errors (the compiled error path: utf8_count, then utf8_write replacing errors) ----
 # Where an error is met: at the start (the leading run is empty), inside the first 16-byte block
 # and across a 16- and a 64-byte block, after a run of U+0080-U+00FF (the leading run), after a
