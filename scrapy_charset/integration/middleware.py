@@ -424,10 +424,12 @@ class CharsetMiddleware:
         if label is None:
             return decoding
         forced = _lookup_label(label.name if isinstance(label, Encoding) else label)
-        if forced is None:
+        if forced is None or forced == REPLACEMENT:
+            # (replacement reads any page as one U+FFFD: no page can be read in it)
             self._ignore(
                 "charset/forced/invalid",
-                "Ignoring meta[%r]=%r on %s: not an Encoding Standard label",
+                "Ignoring meta[%r]=%r on %s: not an Encoding Standard label of an encoding a"
+                " page can be read in",
                 META_FORCE,
                 label,
                 request.url,

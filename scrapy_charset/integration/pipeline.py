@@ -391,9 +391,10 @@ class CharsetPipeline:
             return item
         findings = Findings(inspection.found, inspection.damaged)
         self._flush_clean()  # keep the order of values within each field's windows
+        url = None
         if findings.damaged:
-            self._count_damage(item, findings.damaged)
-        self._count_values(findings.found)
+            url = self._count_damage(item, findings.damaged, windows=False)
+        self._count_values(findings.found, url)
         for action in self._actions:  # repair, normalize, annotate, drop (pipeline_actions)
             action(item, findings, self._context)
         return item
@@ -523,23 +524,37 @@ class CharsetPipeline:
         state = self.fields[path] = FieldState(path, self.rule.baseline)
         return state
 
-    def _count_values(self, found: Iterable[FieldState | ValueCheck]) -> None:
+    def _count_values(self, found: Iterable[FieldState | ValueCheck], url: str | None) -> None:
+        """Count an item's values in order into their fields' windows, a damaged one (its
+        ValueCheck) with its damage: a window holds the damage of its own values only, however
+        many values of one field an item holds (a list longer than a window)."""
         window = self.rule.window
         for entry in found:
-            state = entry if isinstance(entry, FieldState) else entry.state
-            assert state is not None  # a ValueCheck from _Inspection always carries its state
+            if isinstance(entry, FieldState):
+                state = entry
+            else:
+                assert entry.state is not None  # a ValueCheck from _Inspection carries it
+                state = entry.state
+                state.window_damaged += 1
+                if state.window_url is None:
+                    state.window_url = url
             state.window_seen += 1
             if state.window_seen >= window:
                 self._report(state.close_window(self.rule))
 
-    def _count_damage(self, item: Any, damaged: list[ValueCheck]) -> None:
+    def _count_damage(
+        self, item: Any, damaged: list[ValueCheck], windows: bool = True
+    ) -> str | None:
+        """Count the damaged values' totals (and, with ``windows``, their fields' current
+        windows: each field then takes one value of the item); the item's URL."""
         url = self._url_of(item)
         replacement = mojibake = 0
         for check in damaged:
             state = check.state or self._state(check.path)
-            state.window_damaged += 1
-            if state.window_url is None:
-                state.window_url = url
+            if windows:
+                state.window_damaged += 1
+                if state.window_url is None:
+                    state.window_url = url
             state.damaged += 1
             if check.replacement_chars:
                 state.affected += 1
@@ -556,6 +571,7 @@ class CharsetPipeline:
         if mojibake:
             totals["mojibake"] += 1
             totals["mojibake_chars"] += mojibake
+        return url
 
     def _url_of(self, item: Any) -> str | None:
         try:

@@ -183,6 +183,7 @@ def baseline_upper_bound(damaged: int, values: int, z: float = 2.326) -> float:
     saw no damage by luck (0 of 500 values of a field damaged 0.8% of the time) from making
     the next few damaged values look impossible.
     """
+    damaged = max(0, min(damaged, values))  # (a rate's bound: 0 <= damaged <= values)
     z2 = z * z
     centre = damaged + z2 / 2
     spread = z * math.sqrt(damaged * (values - damaged) / values + z2 / 4)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._namedtuple import NamedTuple
-from ..encoding import Encoding, lookup
+from ..encoding import REPLACEMENT, Encoding, lookup
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -220,6 +220,11 @@ def parse_forced_encoding(value: Any, origin: str) -> Encoding | None:
         value = value.name  # the standard's own object for that name, never a look-alike
     if isinstance(value, (str, bytes)):
         encoding = lookup(value)
+        if encoding == REPLACEMENT:
+            raise CharsetSettingsError(
+                f"{origin}: {value!r} names the replacement encoding, which reads any page as"
+                " one U+FFFD (no text, no links); no page can be read in it"
+            )
         if encoding is not None:
             return encoding
     raise CharsetSettingsError(f"{origin}: {value!r} is not an Encoding Standard label")

@@ -27,6 +27,7 @@ from scrapy_charset.encoding import lookup
 from scrapy_charset.integration import response as response_module
 from scrapy_charset.integration.middleware import CharsetMiddleware, stats_counter
 from scrapy_charset.integration.response import CharsetHtmlResponse, CharsetXmlResponse
+from scrapy_charset.integration.settings import CharsetSettingsError
 from scrapy_charset.sniffing import Source
 from scrapy_charset.sniffing import detect as detect_module
 from tests.integration.test_middleware_support import (
@@ -265,6 +266,21 @@ def test_invalid_forced_label_is_ignored_with_a_warning(caplog: pytest.LogCaptur
     assert charset_stats(crawler)["charset/forced/invalid"] == 3
     assert "charset/forced" not in charset_stats(crawler)
     assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
+
+
+@pytest.mark.parametrize("label", ["replacement", "iso-2022-kr", "HZ-GB-2312", "csiso2022kr"])
+def test_a_replacement_label_is_forced_nowhere(label: str) -> None:
+    # The replacement encoding reads any page as one U+FFFD (no text, no links): as a setting
+    # it stops the crawl at start-up, as a meta key it is ignored like an unknown label.
+    with pytest.raises(CharsetSettingsError) as info:
+        middleware({"CHARSET_FORCE_ENCODING": label})
+    assert "replacement encoding" in str(info.value)
+    mw, crawler = middleware()
+    body = b"<meta charset=windows-1251><p>" + RU.encode("cp1251") + b"</p><a href='/n'>n</a>"
+    request, response = response_for("http://example.com/", body, meta={"charset_encoding": label})
+    result = mw.process_response(request, response)
+    assert result.css("p::text").get() == RU and result.css("a::attr(href)").get() == "/n"
+    assert charset_stats(crawler)["charset/forced/invalid"] == 1
 
 
 OPT_OUT = {"dont_charset": True}

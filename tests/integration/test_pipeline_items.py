@@ -451,6 +451,46 @@ def test_spike_warning_names_field_and_example_url(caplog: pytest.LogCaptureFixt
     assert stats.get_value("charset/item/flagged") == 1
 
 
+@pytest.mark.parametrize("threshold", [0.25, "off"])
+def test_a_field_with_more_values_than_a_window_counts_each_window_by_its_own_values(
+    threshold: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A list field (or many keys sharing <other>) can hold more values in one item than a
+    # window: each window's damage is that of its own values, never more than it holds.
+    pipeline, stats = make_pipeline(
+        CHARSET_ITEM_THRESHOLD=threshold, CHARSET_ITEM_MAX_FIELDS=3, CHARSET_ITEM_SPIKE_WINDOW=10
+    )
+    items = [
+        {"url": "http://x/1", "tags": [CLEAN] * 25 + [MOJIBAKE] * 5 + [CLEAN] * 20},
+        {"url": "http://x/2", "tags": [MOJIBAKE] * 120},
+        {"url": "http://x/3", "tags": [MOJIBAKE] * 500, "x": {f"k{i}": BROKEN for i in range(40)}},
+        {"url": "http://x/4", "tags": [CLEAN] * 37},
+    ]
+    spikes = []
+    original = pipeline._report
+
+    def report(spike: Any) -> None:
+        if spike is not None:
+            spikes.append(spike)
+        original(spike)
+
+    pipeline._report = report  # type: ignore[method-assign]
+    with caplog.at_level(logging.WARNING, logger="scrapy_charset.integration.pipeline"):
+        for item in items:
+            assert pipeline.process_item(item) is item
+        pipeline.close_spider()
+    assert "charset/item/error" not in charset_stats(stats)
+    assert not [r for r in caplog.records if r.exc_info]
+    for state in pipeline.fields.values():
+        assert all(0 <= damaged <= values for damaged, values in state.baseline)
+    assert spikes and all(spike.damaged <= spike.values <= 10 for spike in spikes)
+    assert all(spike.rate <= 1.0 for spike in spikes)
+    tags = pipeline.fields["tags[]"]
+    assert (tags.seen, tags.damaged) == (50 + 120 + 500 + 37, 5 + 120 + 500)
+    if threshold == "off":  # windows of 10 at 100% after windows at 0-20%: a jump, once
+        assert [spike.reason for spike in spikes if spike.path == "tags[]"] == ["jump"]
+
+
 @pytest.mark.parametrize("off", [None, False, "off", "None"])
 def test_drop_threshold_off_values(off: Any) -> None:
     pipeline, _ = make_pipeline(CHARSET_ITEM_DROP_THRESHOLD=off, CHARSET_ITEM_THRESHOLD=off)
