@@ -685,12 +685,13 @@ decoded_regions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
 /* tally(text, m): what quality._tally_python gives for misreading m (the characters its kept
  * repairs give, the characters they take, the stretches that are not UTF-8), in one pass over
- * the regions of decoded_regions, or None where it would take a region stretch by stretch (a
- * region that is not valid UTF-8 or reads as a character that is not text): quality then does.
- * The rules on characters stay in Python (set with configure_rules): _is_text (remembered here
- * per BMP character), and _strong and _starts_a_word, asked only where they decide. The steps
- * follow quality._candidates, _judged and _kept. */
-static PyObject *rule_is_text, *rule_strong, *rule_starts_a_word, *rule_names;
+ * the regions of decoded_regions (one that is not valid UTF-8 or reads as a character that is
+ * not text is taken stretch by stretch: asked of quality._stretches_at), or None where too
+ * many weak candidates wait: quality then counts. The rules on characters stay in Python (set
+ * with configure_rules): _is_text (remembered here per BMP character), and _strong and
+ * _starts_a_word, asked only where they decide. The steps follow quality._candidates, _judged
+ * and _kept. */
+static PyObject *rule_is_text, *rule_strong, *rule_starts_a_word, *rule_names, *rule_stretches;
 static unsigned char text_known[BMP]; /* 0: not asked yet, 1: text, 2: not text */
 
 /* quality._is_text(c), or -1 with an exception set. */
@@ -948,6 +949,109 @@ strong_alone(kept_state *st, candidate c, long m)
     return yes;
 }
 
+/* _judged's run: the first lone candidate of a run until a second one joins it, whether a run
+ * of adjacent text candidates is under way, and where the last candidate ended. */
+typedef struct {
+    candidate pending;
+    int has_pending, in_run;
+    Py_ssize_t end;
+} run_state;
+
+/* A candidate that repairs to one character, judged as quality._judged does (-1: an exception
+ * or too many weak candidates waiting). */
+static int
+judge_one(kept_state *st, run_state *run, candidate c, long m)
+{
+    int is_text = is_text_char(c.alone);
+    if (is_text < 0) {
+        return -1;
+    }
+    if (c.start != run->end || !is_text) { /* the run before ends here */
+        if (run->has_pending) {
+            int strong = strong_alone(st, run->pending, m);
+            if (strong < 0 || judged(st, run->pending, strong) < 0) {
+                return -1;
+            }
+        }
+        run->has_pending = run->in_run = 0;
+    }
+    run->end = c.end;
+    if (!is_text) {
+        return judged(st, c, 0);
+    }
+    if (run->in_run) {
+        return judged(st, c, 1);
+    }
+    if (!run->has_pending) {
+        run->pending = c;
+        run->has_pending = 1;
+        return 0;
+    }
+    run->has_pending = 0;
+    run->in_run = 1;
+    return judged(st, run->pending, 1) < 0 ? -1 : judged(st, c, 1);
+}
+
+/* Whether text[first:last] is one lead and fewer continuation characters than the lead
+ * announces ("â€" before a space: a right double quote whose last byte windows-1252 lacks):
+ * the one stretch quality._stretches finds there, which is not UTF-8. */
+static int
+cut_short(long m, int kind, const void *data, Py_ssize_t first, Py_ssize_t last)
+{
+    unsigned lead = byte_of[m][PyUnicode_READ(kind, data, first)];
+    Py_ssize_t announced = lead < 0xC2 || lead > 0xF4 ? 0 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+    if (last - first >= announced) {
+        return 0;
+    }
+    for (Py_ssize_t k = first + 1; k < last; k++) {
+        unsigned b = byte_of[m][PyUnicode_READ(kind, data, k)];
+        if (b < 0x80 || b > 0xBF) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The stretches of text[first:last] one by one (quality._stretches_at), each judged; the
+ * stretches that are not UTF-8 added to *not_utf8. -1: an exception or too many waiting. */
+static int
+judge_stretches(kept_state *st, run_state *run, Py_ssize_t first, Py_ssize_t last, long m,
+                Py_ssize_t *not_utf8)
+{
+    PyObject *found = PyObject_CallFunction(rule_stretches, "Onnl", st->text, first, last, m);
+    if (found == NULL) {
+        return -1;
+    }
+    PyObject *stretches = PyTuple_Check(found) && PyTuple_GET_SIZE(found) == 2
+                              ? PyTuple_GET_ITEM(found, 0) : NULL;
+    Py_ssize_t failed = stretches == NULL ? -1 : PyLong_AsSsize_t(PyTuple_GET_ITEM(found, 1));
+    if (stretches == NULL || !PyList_Check(stretches) || failed < 0) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "stretches: (list of (start, end, char), count)");
+        }
+        Py_DECREF(found);
+        return -1;
+    }
+    *not_utf8 += failed;
+    int status = 0;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(stretches) && status == 0; k++) {
+        Py_ssize_t start, end;
+        PyObject *repaired;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(stretches, k), "nnU", &start, &end, &repaired) ||
+            PyUnicode_GET_LENGTH(repaired) != 1) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_TypeError, "stretches: one character each");
+            }
+            status = -1;
+            break;
+        }
+        candidate c = {start, end, 1, PyUnicode_READ_CHAR(repaired, 0)};
+        status = judge_one(st, run, c, m);
+    }
+    Py_DECREF(found);
+    return status;
+}
+
 static PyObject *
 tally(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -966,9 +1070,9 @@ tally(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     kept_state st = {.text = text, .kind = PyUnicode_KIND(text), .data = PyUnicode_DATA(text),
                      .n = PyUnicode_GET_LENGTH(text), .strong_end = -1};
     const unsigned char bit = (unsigned char)(1 << m);
-    candidate pending = {0}; /* _judged: the first of a run, until a second one joins it */
-    int has_pending = 0, in_run = 0, failed = 0;
-    Py_ssize_t end = -1, at = 0, first, last;
+    run_state run = {.end = -1};
+    int failed = 0;
+    Py_ssize_t at = 0, first, last, not_utf8 = 0;
     while (!failed && next_region(bit, st.kind, st.data, st.n, &at, &first, &last)) {
         Py_UCS4 repaired = 0;
         int text_ok = 0;
@@ -976,8 +1080,13 @@ tally(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (length < 0) {
             return NULL;
         }
-        if (length == 0 || !text_ok) { /* taken stretch by stretch: left to quality */
-            Py_RETURN_NONE;
+        if (length == 0 && cut_short(m, st.kind, st.data, first, last)) {
+            not_utf8++; /* (the common case of a region taken stretch by stretch) */
+            continue;
+        }
+        if (length == 0 || !text_ok) { /* taken stretch by stretch */
+            failed = judge_stretches(&st, &run, first, last, m, &not_utf8) < 0;
+            continue;
         }
         if (last - first == 2 && PyUnicode_READ(st.kind, st.data, first) >= 0x0400) {
             /* (_starts_a_word wants a Cyrillic capital first: no character below U+0400 is) */
@@ -991,46 +1100,20 @@ tally(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         candidate c = {first, last, length, repaired};
         if (length > 1) { /* a whole mis-decoded word */
-            if (has_pending) {
-                int strong = strong_alone(&st, pending, m);
-                failed = strong < 0 || judged(&st, pending, strong) < 0;
+            if (run.has_pending) {
+                int strong = strong_alone(&st, run.pending, m);
+                failed = strong < 0 || judged(&st, run.pending, strong) < 0;
             }
-            has_pending = in_run = 0;
-            end = c.end;
+            run.has_pending = run.in_run = 0;
+            run.end = c.end;
             failed = failed || judged(&st, c, 1) < 0;
             continue;
         }
-        int is_text = is_text_char(repaired);
-        if (is_text < 0) {
-            return NULL;
-        }
-        if (c.start != end || !is_text) { /* the run before ends here */
-            if (has_pending) {
-                int strong = strong_alone(&st, pending, m);
-                failed = strong < 0 || judged(&st, pending, strong) < 0;
-            }
-            has_pending = in_run = 0;
-        }
-        end = c.end;
-        if (failed) {
-            break;
-        }
-        if (!is_text) {
-            failed = judged(&st, c, 0) < 0;
-        } else if (in_run) {
-            failed = judged(&st, c, 1) < 0;
-        } else if (!has_pending) {
-            pending = c;
-            has_pending = 1;
-        } else {
-            failed = judged(&st, pending, 1) < 0 || judged(&st, c, 1) < 0;
-            has_pending = 0;
-            in_run = 1;
-        }
+        failed = judge_one(&st, &run, c, m) < 0;
     }
-    if (!failed && has_pending) {
-        int strong = strong_alone(&st, pending, m);
-        failed = strong < 0 || judged(&st, pending, strong) < 0;
+    if (!failed && run.has_pending) {
+        int strong = strong_alone(&st, run.pending, m);
+        failed = strong < 0 || judged(&st, run.pending, strong) < 0;
     }
     if (PyErr_Occurred()) {
         return NULL;
@@ -1038,27 +1121,28 @@ tally(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (failed) {
         Py_RETURN_NONE;
     }
-    return Py_BuildValue("(nni)", st.count, st.explained, 0);
+    return Py_BuildValue("(nnn)", st.count, st.explained, not_utf8);
 }
 
-/* configure_rules(is_text, strong_between, starts_a_word, names): quality's rules for tally, and
- * the misreadings' names (as configure() numbers them). */
+/* configure_rules(is_text, strong_between, starts_a_word, names, stretches): quality's rules for
+ * tally, the misreadings' names (as configure() numbers them), and quality._stretches_at. */
 static PyObject *
 configure_rules(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 4 || !PyCallable_Check(args[0]) || !PyCallable_Check(args[1]) ||
+    if (nargs != 5 || !PyCallable_Check(args[0]) || !PyCallable_Check(args[1]) ||
         !PyCallable_Check(args[2]) || !PyTuple_CheckExact(args[3]) ||
-        PyTuple_GET_SIZE(args[3]) != misreading_count) {
+        PyTuple_GET_SIZE(args[3]) != misreading_count || !PyCallable_Check(args[4])) {
         PyErr_SetString(PyExc_TypeError,
-                        "configure_rules(is_text, strong_between, starts_a_word, names: tuple) "
-                        "after configure(), one name per misreading");
+                        "configure_rules(is_text, strong_between, starts_a_word, names: tuple, "
+                        "stretches) after configure(), one name per misreading");
         return NULL;
     }
     Py_XSETREF(rule_is_text, Py_NewRef(args[0]));
     Py_XSETREF(rule_strong, Py_NewRef(args[1]));
     Py_XSETREF(rule_starts_a_word, Py_NewRef(args[2]));
     Py_XSETREF(rule_names, Py_NewRef(args[3]));
+    Py_XSETREF(rule_stretches, Py_NewRef(args[4]));
     memset(text_known, 0, sizeof(text_known));
     memset(strong_seen, 0, sizeof(strong_seen));
     Py_RETURN_NONE;
@@ -1277,11 +1361,11 @@ static PyMethodDef methods[] = {
      "first 64 matches from start of the misreading's pattern\n"
      "[leads][leads|continuations]*[continuations], in order."},
     {"tally", (PyCFunction)(void (*)(void))tally, METH_FASTCALL,
-     "tally(text, misreading): (characters repaired, characters they take, 0) for the\n"
-     "misreading's kept repairs, or None where quality must take a region stretch by stretch."},
+     "tally(text, misreading): (characters repaired, characters they take, stretches not\n"
+     "UTF-8) for the misreading's kept repairs, or None where too many weak ones wait."},
     {"configure_rules", (PyCFunction)(void (*)(void))configure_rules, METH_FASTCALL,
-     "configure_rules(is_text, strong_between, starts_a_word, names): quality's rules on\n"
-     "characters and the misreadings' names, for tally."},
+     "configure_rules(is_text, strong_between, starts_a_word, names, stretches): quality's\n"
+     "rules on characters, the misreadings' names and its stretches of a region, for tally."},
     {"use_avx2", use_avx2, METH_O,
      "use_avx2(flag): scan 32-byte blocks with AVX2 when flag is true and the CPU has it, else\n"
      "16-byte blocks; returns whether AVX2 is in use (for tests: both give the same verdicts)."},

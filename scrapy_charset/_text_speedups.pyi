@@ -18,6 +18,7 @@ def configure_rules(
     strong_between: Callable[[str, str, str, str, str], bool],
     starts_a_word: Callable[[str, int, int], bool],
     names: tuple[str, ...],
+    stretches: Callable[[str, int, int, int], tuple[list[tuple[int, int, str]], int]],
     /,
 ) -> None: ...
 def instance_values(item: object, names: tuple[str, ...], /) -> dict[str, Any] | None: ...

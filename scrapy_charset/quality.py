@@ -353,23 +353,34 @@ def _candidates(
     character. Otherwise the region is taken stretch by stretch (no stretch crosses a
     region's ends). The regions and what they read as come from one compiled pass
     (``decoded_regions``), so that a long text costs its garbled words, not its length."""
-    lengths, name = misreading.lengths, misreading.name
+    name = misreading.name
     for start, end, whole in _regions(text, misreading.index):
         if whole is not None and (len(whole) == 1 or all(map(_is_text, whole))):
             if not (end - start == 2 and _starts_a_word(text, start, misreading)):
                 yield _mojibake((start, end, text[start:end], whole, name))
             continue
-        for match in misreading.pattern.finditer(text, start, end):
-            first, last = match.span()
-            length = lengths[text[first]]
-            chunk = text[first : first + length]
-            repaired = None if last - first < length else _decoded(chunk, misreading)
-            if repaired is None:
-                if failed is not None:
-                    failed[0] += 1
-                continue
-            if not (length == 2 and _starts_a_word(text, first, misreading)):
-                yield _mojibake((first, first + length, chunk, repaired, name))
+        for first, last, chunk, repaired in _stretches(text, start, end, misreading, failed):
+            yield _mojibake((first, last, chunk, repaired, name))
+
+
+def _stretches(
+    text: str, start: int, end: int, misreading: _Misreading, failed: list[int] | None
+) -> Iterator[tuple[int, int, str, str]]:
+    """The stretches of the region ``text[start:end]`` taken one by one (it is not UTF-8 as a
+    whole, or reads as a character that is not text): each that is one UTF-8 character, as
+    (start, end, chunk, repaired); ``failed[0]`` counts those that are not."""
+    lengths = misreading.lengths
+    for match in misreading.pattern.finditer(text, start, end):
+        first, last = match.span()
+        length = lengths[text[first]]
+        chunk = text[first : first + length]
+        repaired = None if last - first < length else _decoded(chunk, misreading)
+        if repaired is None:
+            if failed is not None:
+                failed[0] += 1
+            continue
+        if not (length == 2 and _starts_a_word(text, first, misreading)):
+            yield first, first + length, chunk, repaired
 
 
 def _regions(text: str, misreading: int) -> Iterator[tuple[int, int, str | None]]:
@@ -561,8 +572,8 @@ def _tally_python(text: str, misreading: _Misreading) -> tuple[int, int, int]:
 
 
 def _tally(text: str, misreading: _Misreading) -> tuple[int, int, int]:
-    """_tally_python, in one compiled pass where the text's regions are whole words or
-    characters (tally gives None where a region must be taken stretch by stretch)."""
+    """_tally_python, in one compiled pass (a region taken stretch by stretch is asked of
+    _stretches_at; tally gives None only where too many weak candidates wait)."""
     if tally is not None:
         found = tally(text, misreading.index)
         if found is not None:
@@ -575,9 +586,28 @@ def _starts_a_word_at(text: str, start: int, misreading: int) -> bool:
     return _starts_a_word(text, start, _MISREADINGS[misreading])
 
 
+def _stretches_at(
+    text: str, start: int, end: int, misreading: int
+) -> tuple[list[tuple[int, int, str]], int]:
+    """_stretches for the compiled tally: each stretch's start, end and repaired character,
+    and how many are not UTF-8."""
+    failed = [0]
+    found = [
+        (first, last, repaired)
+        for first, last, _, repaired in _stretches(
+            text, start, end, _MISREADINGS[misreading], failed
+        )
+    ]
+    return found, failed[0]
+
+
 if tally is not None:
     _text_speedups.configure_rules(
-        _is_text, _strong_between, _starts_a_word_at, tuple(m.name for m in _MISREADINGS)
+        _is_text,
+        _strong_between,
+        _starts_a_word_at,
+        tuple(m.name for m in _MISREADINGS),
+        _stretches_at,
     )
 
 

@@ -508,14 +508,25 @@ def test_tally_counts_what_the_kept_candidates_count(text: str) -> None:
 
 
 @needs_compiled
-def test_tally_answers_for_garbled_words_and_leaves_broken_regions_to_python() -> None:
+def test_tally_answers_for_garbled_words_and_broken_regions() -> None:
     assert _text_speedups is not None
     text = "Crème brûlée, Größe: Привет, «déjà» — 5 €".encode().decode("windows-1252")
     for padded in (text, "東京 " + text * 3 + "\nx"):
         found = _text_speedups.tally(padded, 0)
         assert found is not None and found[0] > 0
         assert found == quality._tally_python(padded, quality._MISREADINGS[0])
-    assert _text_speedups.tally("Ã\x80\x80", 0) is None  # (C3 80 80: not UTF-8)
+    # Regions that are not UTF-8 are taken stretch by stretch (asked of quality) and counted:
+    # C3 80 80; the right double quote whose last byte (0x9D) windows-1252 lacks, in a text of
+    # such quotes and apostrophes (the common mojibake that used to cost the whole text in
+    # Python).
+    quotes = "It doesn’t matter “what” you say, it’s fine. ".encode().decode("cp1252", "ignore")
+    assert "â€" in quotes and "\x9d" not in quotes
+    for broken in ("Ã\x80\x80", quotes, quotes * 50, "x" + quotes + "Ã©tÃ© Ã"):
+        for misreading in quality._MISREADINGS:
+            found = _text_speedups.tally(broken, misreading.index)
+            assert found is not None
+            assert found == quality._tally_python(broken, misreading), (broken, misreading.name)
+    assert _text_speedups.tally(quotes, 0)[2] == 1  # (one quote's stretch is cut short)
     assert _text_speedups.tally("ascii only", 0) == (0, 0, 0)
     lone = "KESÄ\u00a0 ja VIELÄ…"  # lone weak candidates, judged by _strong: none kept
     assert _text_speedups.tally(lone, 0) == quality._tally_python(lone, quality._MISREADINGS[0])
