@@ -93,7 +93,7 @@ BAD: list[tuple[str, Any]] = [
     ),
     *(
         ("CHARSET_FORCE_ENCODING", value)
-        for value in [3, INF, True, [], {}, Opaque(), "utf-7", "rot13"]
+        for value in [3, INF, True, [], {}, Opaque(), "utf-7", "rot13", "iso-2022-kr"]
     ),
     *(
         ("CHARSET_DETECTOR", value)
