@@ -998,14 +998,14 @@ judge_one(kept_state *st, run_state *run, candidate c, long m)
 static int
 cut_short(long m, int kind, const void *data, Py_ssize_t first, Py_ssize_t last)
 {
-    unsigned lead = byte_of[m][PyUnicode_READ(kind, data, first)];
-    Py_ssize_t announced = lead < 0xC2 || lead > 0xF4 ? 0 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-    if (last - first >= announced) {
+    Py_UCS4 lead = PyUnicode_READ(kind, data, first);
+    if (lead >= BMP || !(leads[lead] >> m & 1) ||
+        last - first > (announced_in[lead] >> (2 * m) & 3)) { /* (as many as it announces) */
         return 0;
     }
     for (Py_ssize_t k = first + 1; k < last; k++) {
-        unsigned b = byte_of[m][PyUnicode_READ(kind, data, k)];
-        if (b < 0x80 || b > 0xBF) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        if (c >= BMP || !(continuations[c] >> m & 1)) {
             return 0;
         }
     }

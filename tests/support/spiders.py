@@ -199,16 +199,8 @@ class FormsSpider(scrapy.Spider):
 
     def __init__(self, url: str | None = None, links: list[str] | None = None, **kw: Any) -> None:
         super().__init__(**kw)
-        self.start_urls = [url] if url else []
+        self.start_urls = [url] if url else []  # (Scrapy's own start requests, to parse)
         self.links = list(links or [])
-
-    async def start(self) -> Any:  # Scrapy >= 2.13
-        for request in self.start_requests():
-            yield request
-
-    def start_requests(self) -> Iterator[scrapy.Request]:
-        for url in self.start_urls:
-            yield scrapy.Request(url, callback=self.parse)
 
     def parse(self, response: Any) -> Iterator[scrapy.Request]:
         import warnings
