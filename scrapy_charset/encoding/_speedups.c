@@ -1728,7 +1728,9 @@ utf8_eight(__m128i bytes, __m128i after, __m128i after2, __m128i leads2, __m128i
  * continuation bytes after it (the next block starts with those, already taken), so that
  * every block starts sixteen bytes after the last: no block's loads wait for the one before.
  * Each block writes sixteen characters; those after the ones it made are written over by the
- * next block (or the byte-by-byte loop). A block of ASCII only is widened as it is. */
+ * next block (or the byte-by-byte loop). A block of ASCII only is widened as it is. A block
+ * that goes wrong somewhere (an invalid sequence, a wider character) is written up to the
+ * sequence before the one it goes wrong in, and the blocks stop there. */
 __attribute__((target("ssse3,popcnt"))) static Py_ssize_t
 utf8_blocks_of(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *out, Py_ssize_t *k,
                Py_ssize_t length, int kind)
@@ -1757,9 +1759,6 @@ utf8_blocks_of(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *out, Py
         const __m128i next = _mm_loadu_si128((const __m128i *)(s + i + 1));
         const __m128i above = _mm_cmpeq_epi8(_mm_max_epu8(v, past_leads), v);
         const __m128i c0_c1 = _mm_cmpeq_epi8(_mm_and_si128(v, fe), c0);
-        if (_mm_movemask_epi8(_mm_or_si128(above, c0_c1)) != 0) {
-            break;
-        }
         /* (as signed bytes: continuation bytes 80-BF are below (char)0xC0, leads between it
          * and zero) */
         const __m128i is_cont = _mm_cmplt_epi8(v, c0);
@@ -1768,21 +1767,38 @@ utf8_blocks_of(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *out, Py
         const unsigned lead3 = (unsigned)_mm_movemask_epi8(is_lead3);
         const unsigned lead = high & ~cont;
         const unsigned taken = (lead << 1) | (lead3 << 2) | carried; /* continuation bytes */
-        if (cont != (taken & 0xFFFF) || (taken & 0x10000 && !CONTINUATION(s[i + 16])) ||
-            (taken & 0x20000 && !CONTINUATION(s[i + 17]))) {
-            break;
-        }
-        const unsigned kept = ~cont & 0xFFFF;
-        const __m128i is_lead = _mm_andnot_si128(is_cont, _mm_cmplt_epi8(v, zero));
+        /* The places where the block is not as the checks want it (a bit per byte; 16 and 17
+         * for the bytes after it that a lead near its end takes) */
+        unsigned wrong = (unsigned)_mm_movemask_epi8(_mm_or_si128(above, c0_c1)) |
+                         ((cont ^ taken) & 0xFFFF) |
+                         (taken & 0x10000 && !CONTINUATION(s[i + 16]) ? 0x10000u : 0) |
+                         (taken & 0x20000 && !CONTINUATION(s[i + 17]) ? 0x20000u : 0);
         if (lead3) {
             /* The second byte after E0 is A0-BF (no overlong form), after ED 80-9F (no
              * surrogate): bit 5 set after E0, clear after ED. */
             const __m128i second5 = _mm_cmpeq_epi8(_mm_and_si128(next, bit5), bit5);
-            const __m128i wrong = _mm_or_si128(_mm_andnot_si128(second5, _mm_cmpeq_epi8(v, e0)),
-                                               _mm_and_si128(second5, _mm_cmpeq_epi8(v, ed)));
-            if (_mm_movemask_epi8(wrong) != 0) {
+            wrong |= (unsigned)_mm_movemask_epi8(
+                _mm_or_si128(_mm_andnot_si128(second5, _mm_cmpeq_epi8(v, e0)),
+                             _mm_and_si128(second5, _mm_cmpeq_epi8(v, ed))));
+        }
+        unsigned kept = ~cont & 0xFFFF;
+        Py_ssize_t step = 16;
+        if (wrong) {
+            /* Only the sequences before the one holding (or cut short by) the first wrong
+             * place are written: those before the last lead or ASCII byte ahead of it (every
+             * byte before that place is as the checks want). */
+            kept &= (1u << __builtin_ctz(wrong)) - 1;
+            if (kept == 0) {
                 break;
             }
+            step = 31 - __builtin_clz(kept);
+            kept &= (1u << step) - 1;
+            if (kept == 0) {
+                break;
+            }
+        }
+        const __m128i is_lead = _mm_andnot_si128(is_cont, _mm_cmplt_epi8(v, zero));
+        if (lead3) {
             const __m128i next2 = _mm_loadu_si128((const __m128i *)(s + i + 2));
             const __m128i lead2 = _mm_andnot_si128(is_lead3, is_lead);
             at += utf8_eight(_mm_unpacklo_epi8(v, zero), _mm_unpacklo_epi8(next, zero),
@@ -1798,6 +1814,11 @@ utf8_blocks_of(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *out, Py
             at += utf8_eight(_mm_unpackhi_epi8(v, zero), _mm_unpackhi_epi8(next, zero), zero,
                              _mm_unpackhi_epi8(is_lead, is_lead), zero, kept >> 8,
                              (char *)out + at * kind, kind, 0);
+        }
+        if (step < 16) {
+            i += step;
+            carried = 0;
+            break;
         }
         carried = taken >> 16;
         i += 16;
@@ -1816,10 +1837,16 @@ utf8_blocks_of(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *out, Py
  * characters written in all. ASCII is written sixteen characters at a time (widened to the
  * kind) while sixteen more fit in the str; a block's characters after its first non-ASCII
  * byte are written over by the next ones. */
+#define UTF8_BLOCKS_AGAIN 64
 static ALWAYS_INLINE Py_ssize_t
 utf8_write(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *data, Py_ssize_t k,
            Py_ssize_t length, Py_ssize_t *written, const int kind, const int replace)
 {
+    /* Where a block was tried and stopped within sixteen bytes (at an invalid sequence: a
+     * stray byte every few letters), none is tried again for UTF8_BLOCKS_AGAIN bytes. */
+#ifdef HAVE_UTF8_BLOCKS
+    Py_ssize_t blocks_from = 0;
+#endif
 next:
     while (i < n && (!replace || k < length)) {
         Py_UCS4 b = s[i], cp;
@@ -1865,10 +1892,13 @@ next:
 #ifdef HAVE_UTF8_BLOCKS
         /* (Not at an invalid sequence: text in a legacy encoding declared UTF-8 has one
          * every few letters, and a block would be tried and given up at each.) */
-        if (kind == PyUnicode_2BYTE_KIND && utf8_blocks && b < 0xF0 && i + 1 < n &&
-            utf8_second(b, s[i + 1])) {
+        if (kind == PyUnicode_2BYTE_KIND && utf8_blocks && i >= blocks_from && b < 0xF0 &&
+            i + 1 < n && utf8_second(b, s[i + 1])) {
             Py_ssize_t at = k; /* (k itself stays in a register) */
             const Py_ssize_t to = utf8_blocks_of(s, n, i, data, &at, length, kind);
+            if (to - i < 16) {
+                blocks_from = to + UTF8_BLOCKS_AGAIN;
+            }
             if (to != i) {
                 i = to;
                 k = at;
@@ -2090,13 +2120,19 @@ copy_ascii(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_UCS1 *out, Py_
 static ALWAYS_INLINE Py_ssize_t
 copy_latin(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_UCS1 *out, Py_ssize_t *j)
 {
+#ifdef HAVE_UTF8_BLOCKS
+    Py_ssize_t blocks_from = 0; /* (as in utf8_write) */
+#endif
     while (i < n) {
         uint64_t word;
         if (s[i] >= 0x80) {
 #ifdef HAVE_UTF8_BLOCKS
-            if (utf8_blocks) { /* (j <= i: sixteen more characters fit in a str of n) */
+            if (utf8_blocks && i >= blocks_from) { /* (j <= i: 16 more characters fit in n) */
                 Py_ssize_t at = *j;
                 const Py_ssize_t to = utf8_blocks_of(s, n, i, out, &at, n, PyUnicode_1BYTE_KIND);
+                if (to - i < 16) {
+                    blocks_from = to + UTF8_BLOCKS_AGAIN;
+                }
                 if (to != i) {
                     i = to;
                     *j = at;
@@ -2116,6 +2152,21 @@ copy_latin(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_UCS1 *out, Py_
         }
     }
     return i;
+}
+
+/* Whether a whole valid sequence (utf8_second, then continuation bytes) begins at s[i]. */
+static ALWAYS_INLINE int
+utf8_whole_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t i)
+{
+    const unsigned b = s[i];
+    if (b < 0x80) {
+        return 1;
+    }
+    const Py_ssize_t size = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    if (i + size > n || !utf8_second(b, s[i + 1])) {
+        return 0;
+    }
+    return (size < 3 || CONTINUATION(s[i + 2])) && (size < 4 || CONTINUATION(s[i + 3]));
 }
 
 /* Whether s[0:n] holds a byte F0-F4, which alone begins a character beyond U+FFFF. */
@@ -2206,14 +2257,15 @@ utf8_decode(const unsigned char *s, Py_ssize_t n)
     }
     /* The text so far kept as long as it is (the str of n characters is not held while the
      * next is made), then the rest measured and written as valid unless a byte never in
-     * UTF-8 is there (random bytes). */
+     * UTF-8 is there (random bytes) or the run stopped at an invalid sequence (a stray byte
+     * in Latin text: the rest would be measured for nothing). */
     if (PyUnicode_Resize(&text, k) < 0) {
         Py_CLEAR(text);
         return NULL;
     }
     Py_ssize_t length, written = k, stop = i;
     Py_UCS4 maxchar;
-    if (utf8_measure(s + i, n - i, &length, &maxchar)) {
+    if (utf8_whole_at(s, n, i) && utf8_measure(s + i, n - i, &length, &maxchar)) {
         text = utf8_write_after(text, k, k + length, maxchar, s, n, i, &stop, &written, 0);
         if (text == NULL || stop == n) {
             return text;

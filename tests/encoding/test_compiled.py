@@ -623,6 +623,29 @@ def test_utf8_legacy_text_declared_utf8(codec: str) -> None:
             _utf8_equal(data + valid.encode() + (text * 3).encode(codec))
 
 
+@needs_compiled
+@pytest.mark.parametrize("blocks", [True, False])
+def test_utf8_a_run_cut_short_every_few_letters(blocks: bool) -> None:
+    # Runs of 1 to 40 letters of each width, each followed by an invalid sequence or by a
+    # character the block writer does not take (a wider one, or 4 bytes): a block is written
+    # up to the sequence before the one it stops at, and a block that stops within sixteen
+    # bytes is not tried again for a while (the byte-by-byte loop goes on).
+    assert cjk.compiled is not None
+    enders = [b"\xe9", b"\x80", b"\xff", b"\xc3", b"\xe2\x82", b"\xf0\x9f\x98", b"\xed\xa0\x80",
+              "ж".encode(), "中".encode(), "😀".encode()]  # fmt: skip
+    in_use = cjk.compiled.use_utf8_blocks(blocks)
+    try:
+        for letter in ("é", "ж", "中", "a"):
+            for run in range(1, 41):
+                for end in enders:
+                    for shift in (0, 1, 5, 15):
+                        piece = (letter * run).encode() + end
+                        _utf8_equal(b"x" * shift + piece * (600 // len(piece) + 1))
+    finally:
+        cjk.compiled.use_utf8_blocks(True)
+    assert in_use or not blocks or platform.machine() not in ("x86_64", "AMD64")
+
+
 # -- UTF-8 errors (the compiled error path: utf8_count, then utf8_write replacing errors) ----
 # Where an error is met: at the start (the leading run is empty), inside the first 16-byte block
 # and across a 16- and a 64-byte block, after a run of U+0080-U+00FF (the leading run), after a

@@ -27,6 +27,14 @@ BODIES: dict[str, Callable[[int], bytes]] = {
     "high-bytes": lambda n: b"\xff" * n,
     # UTF-8 text with a stray Latin-1 byte after every eight letters.
     "utf8-stray-bytes": lambda n: (("é" * 8).encode() + b"\xe9") * (n // 17),
+    # The same in Cyrillic and CJK text: a stray byte after every few words or letters.
+    "utf8-stray-in-cyrillic": lambda n: (("дом " * 4).encode() + b"\xe9") * (n // 29),
+    "utf8-stray-in-cjk": lambda n: (("日本語" * 2).encode() + b"\xe9") * (n // 19),
+    # Table cells of Japanese cut short at a byte limit (a character cut in two in most).
+    "utf8-cut-cells": lambda n: b"".join(
+        b"<td>" + ("価格と送料無料の日本語" * 2).encode()[: 13 + i % 17] + b"</td>"
+        for i in range(n // 32)
+    ),
 }
 
 # Content-Type header values of about ``n`` characters.
