@@ -387,7 +387,8 @@ def languages_of(encoding: str) -> tuple[str, ...]:
 @cache
 def _run_table(encoding: str) -> bytes:
     """``bytes.translate`` table: under ``encoding``, non-ASCII Latin letters to ``L`` (for
-    runs of them), broken characters to ``B``, anything else to a space."""
+    runs of them), broken characters to ``B``, ASCII letters to ``a``, anything else to a
+    space."""
     marks = []
     for char in charmap_table(encoding)[0x80:]:
         if _is_broken(char):
@@ -396,7 +397,8 @@ def _run_table(encoding: str) -> bytes:
             marks.append("L")
         else:
             marks.append(" ")
-    return (" " * 0x80 + "".join(marks)).encode("ascii")
+    ascii = "".join("a" if chr(byte).isalpha() else " " for byte in range(0x80))
+    return (ascii + "".join(marks)).encode("ascii")
 
 
 # Letters that are consonants though their decomposition has no ASCII consonant.
@@ -482,9 +484,18 @@ def _lone_score(marks: bytes) -> float:
     return _CONTEXT * marks.count(b" k ")
 
 
+# A word holding an ASCII letter (from its start: linear time, one try per word).
+_WORD_WITH_ASCII = lazy_compile(rb"(?<![aL])L*a[aL]*")
+
+
 def _run_score(marks: bytes) -> float:
     """The (negative) score of runs of non-ASCII Latin letters in the ``marks`` of a sample
-    (three in a row are how Cyrillic, Greek or Arabic text reads in a Latin encoding)."""
+    (three in a row are how Cyrillic, Greek or Arabic text reads in a Latin encoding), but in
+    words that hold ASCII letters too (Cyrillic read as Latin has none; Estonian `Brošüür`)."""
+    if b"LLL" not in marks:
+        return 0.0
+    if b"aL" in marks or b"La" in marks:
+        marks = _WORD_WITH_ASCII.sub(b" ", marks)
     return _MISPLACED_RUN * marks.count(b"LLL")
 
 

@@ -484,3 +484,24 @@ def test_spelling_rules_still_count_without_the_words_of_a_language_that_spells_
     assert reading_score(polish, "windows-1252") < reading_score(polish, "windows-1250")
     slovene = _page(_SLOVENE[1], "windows-1250")
     assert reading_score(slovene, "windows-1252") < reading_score(slovene, "windows-1250")
+
+
+# Estonian writes three non-ASCII letters in a row inside words of ASCII letters (`Brošüür`,
+# `tööõnnetus`, `jäääär`): no sign of Cyrillic or Greek read as Latin, which writes such runs
+# as whole words.
+_ESTONIAN_RUNS = (
+    "Brošüür on tasuta, selle saab kätte igast müügipunktist.",
+    "Tööõnnetuse korral teavitage kohe oma tööandjat ja täitke brošüüris olev vorm.",
+    "Jäääärne tee on talvel suletud, sest jäääär on ohtlik.",
+    "Töööhtu toimub reedel, kõik töötajad on oodatud; brošüürid jagatakse kohapeal.",
+)
+
+
+@pytest.mark.parametrize("text", _ESTONIAN_RUNS)
+@pytest.mark.parametrize("encoding", ["ISO-8859-15", "windows-1257"])
+@pytest.mark.parametrize("tld", [None, "ee", "com"])
+def test_runs_inside_latin_words_are_no_misread_script(
+    text: str, encoding: str, tld: str | None
+) -> None:
+    url = tld and f"http://www.example.{tld}/"
+    assert _decodes_right(_page(text, encoding), encoding, url)
