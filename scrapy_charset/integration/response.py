@@ -620,7 +620,12 @@ class CharsetResponseMixin:
         if isinstance(url, str) and not (url.isascii() and not _CONTROL.search(url)):
             encoding = self.encoding if given is None else _query_encoding(given)
             if encoding is not None:
-                url = browser_url(self.urljoin(url), encoding)  # type: ignore[attr-defined]
+                # A reference that is empty or a fragment alone takes the base's query (which
+                # a <base href> may hold unencoded): joined first. Any other keeps its own, so
+                # it is encoded as it is and joined once, by Scrapy.
+                if not url or url[0] == "#":
+                    url = self.urljoin(url)  # type: ignore[attr-defined]
+                url = browser_url(url, encoding)
         if given is None:
             portable = self._portable_encoding()
             if len(args) > _ENCODING_POSITION:

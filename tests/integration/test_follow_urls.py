@@ -213,3 +213,27 @@ def test_requests_from_follow_load_where_the_plugin_is_not_imported(
         check=True,
     ).stdout.decode().splitlines()
     assert loaded == [f"{r.url} {codec}" for r in requests]
+
+
+BASE_PAGES = {
+    "no base": b"<meta charset=windows-1252><p>caf\xe9</p>",
+    "base with a query": b"<meta charset=windows-1252><base href='/d/?b=\xe9\xe8'><p>x</p>",
+    "base on another host": b"<meta charset=windows-1252><base href='http://h\xe9.example/x?y'>",
+    "utf-8, base with a query": b"<meta charset=utf-8><base href='/d/?b=\xc3\xa9'><p>x</p>",
+}
+REFERENCES = ["", "#", "#\xe9", "?q=\xe9", "/p/\xe9?q=\xe9#\xe9", "p?\xe9", "//h.example/?\xe9",
+              "http://o.example/\xe9?\xe9", "\xe9", ".?\u65e5", "../?q=\u20ac", "?",
+              "\t#\xe9"]  # fmt: skip
+
+
+@pytest.mark.parametrize("body", BASE_PAGES.values(), ids=BASE_PAGES.keys())
+@pytest.mark.parametrize("reference", REFERENCES)
+def test_follow_is_the_joined_url_with_the_browsers_query(body: bytes, reference: str) -> None:
+    # follow() encodes a reference's own query before Scrapy joins it (one join, not two):
+    # the same URL as joining first, the empty and fragment-only references (which take the
+    # base's query, unencoded in a <base href>) included.
+    _, ours = pages(body)
+    joined = ours.urljoin(reference.strip(response_module._C0_CONTROL_OR_SPACE))
+    expected = Request(response_module.browser_url(joined, ours.encoding)).url
+    assert ours.follow(reference).url == expected
+    assert [request.url for request in ours.follow_all([reference])] == [expected]
