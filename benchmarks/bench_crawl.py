@@ -1,7 +1,7 @@
 """Crawl CPU with CharsetMiddleware against plain Scrapy, measured side by side in one run.
 
 Usage: python benchmarks/bench_crawl.py [--pages 2000] [--rounds 5] [--mix mixed|header-utf8]
-[--check] [--instructions [--keep DIR]]
+[--body-only] [--check] [--instructions [--keep DIR]]
 
 A local HTTP server (a thread of this process, each response prepared once) serves ``--pages``
 HTML pages of about 9 KB in a mix of encodings and declarations: UTF-8 in the header or
@@ -18,8 +18,10 @@ imported mid-crawl were otherwise compiled from source in every crawl.
 Printed: per-round CPU seconds (the mean of the round's two crawls) and pages/s for both, the
 ratio of each round, and the medians.
 ``--mix header-utf8`` crawls only pages whose header declares UTF-8 (most of the web).
+``--body-only``: an archiving crawl instead, whose callbacks keep only a hash of the body, with
+``METAREFRESH_ENABLED = False`` (so that Scrapy itself decodes nothing).
 ``--check`` exits with status 1 unless the median CPU ratio is at most 0.95 (mixed) or 1.0
-(header-utf8).
+(header-utf8, or ``--body-only``).
 
 ``--instructions`` runs each crawl once under callgrind (valgrind) instead, counting the
 instructions the crawling process executes from spider_opened to spider_closed, and prints
@@ -34,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import compileall
+import hashlib
 import json
 import os
 import random
@@ -182,6 +185,9 @@ def child(config: dict[str, Any]) -> None:
                 yield scrapy.Request(url, dont_filter=True)
 
         def parse(self, response: Any) -> None:
+            if config.get("body_only"):  # an archiving crawl: the bytes only
+                BenchSpider.chars += len(hashlib.sha1(response.body).hexdigest())
+                return
             # What a spider does with a page: read the text, run a selector.
             BenchSpider.chars += len(response.text)
             response.css("p.t::text").get()
@@ -197,6 +203,8 @@ def child(config: dict[str, Any]) -> None:
         del settings["REQUEST_FINGERPRINTER_IMPLEMENTATION"]
     if config["charset"]:
         settings["DOWNLOADER_MIDDLEWARES"] = {"scrapy_charset.CharsetMiddleware": 585}
+    if config.get("body_only"):
+        settings["METAREFRESH_ENABLED"] = False
     process = CrawlerProcess(settings=settings)
     crawler = process.create_crawler(BenchSpider)
     marks: dict[str, float] = {}
@@ -253,10 +261,14 @@ def child(config: dict[str, Any]) -> None:
     )
 
 
-def crawl(urls: list[str], charset: bool, callgrind_out: str | None = None) -> dict[str, Any]:
+def crawl(
+    urls: list[str], charset: bool, callgrind_out: str | None = None, body_only: bool = False
+) -> dict[str, Any]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
-    config = json.dumps({"urls": urls, "charset": charset, "callgrind": bool(callgrind_out)})
+    config = json.dumps(
+        {"urls": urls, "charset": charset, "callgrind": bool(callgrind_out), "body_only": body_only}
+    )
     command = [sys.executable, __file__, "--child"]
     if callgrind_out:
         command = [
@@ -328,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pages", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--mix", choices=sorted(MIXES), default="mixed")
+    parser.add_argument("--body-only", action="store_true")
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--instructions", action="store_true")
     parser.add_argument("--keep", metavar="DIR", help="--instructions: keep callgrind's files")
@@ -338,6 +351,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     kinds, limit = MIXES[args.mix]
+    limit = 1.0 if args.body_only else limit
     # The package's bytecode, as installing it writes: with PYTHONDONTWRITEBYTECODE set, the
     # modules a crawl first imports mid-crawl (the CJK indexes) were compiled from source in
     # every crawl, a cost stock Scrapy's installed modules do not pay.
@@ -348,7 +362,9 @@ def main(argv: list[str] | None = None) -> int:
     size = sum(len(body) for body, _ in site.values())
     print(
         f"{len(urls)} pages, {size / len(urls) / 1024:.1f} KB each on average, "
-        f"{len(kinds)} encoding/declaration kinds ({args.mix}); "
+        f"{len(kinds)} encoding/declaration kinds ({args.mix}"
+        + (", body only" if args.body_only else "")
+        + "); "
         + ("callgrind" if args.instructions else f"{args.rounds} rounds")
     )
     if args.instructions:
@@ -360,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
         first = round_no % 2 == 1  # plain first in the odd rounds, the middleware in the even
         runs: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
         for charset in (first, not first, not first, first):
-            runs[charset].append(crawl(urls, charset))
+            runs[charset].append(crawl(urls, charset, body_only=args.body_only))
         plain, ours = pair(runs[False], len(urls)), pair(runs[True], len(urls))
         ratio = ours["cpu"] / plain["cpu"]
         ratios.append(ratio)

@@ -49,9 +49,6 @@ from ..encoding import (
 )
 from ..encoding.fast import (
     charmap_table,
-    decode_utf8_from,
-    decode_utf16,
-    decode_without_bom,
     holds_any,
     holds_word,
     is_ascii,
@@ -69,7 +66,9 @@ from .response import (
     CharsetTextResponse,
     CharsetXmlResponse,
     DetectorGuard,
+    TextHook,
     codec_name,
+    decided_text,
     explicit_codec,
     explicit_label,
     portable_codec,
@@ -112,6 +111,7 @@ _SKIPPED_KEYS = {
 }  # fmt: skip
 _CHANGED, _CHANGED_UNKNOWN = ("charset/changed",), ("charset/changed_unknown",)
 _REPLACED = ("charset/replacement_char",)
+_STATISTICS_ERROR = ("charset/error", "charset/error/statistics")
 # Content-Type values longer than this are not kept in the middleware's cache of plans.
 _PLAN_VALUE_LENGTH = 256
 _PLANS = 512  # at most this many cached plans (a crawl meets few distinct headers)
@@ -147,6 +147,7 @@ class CharsetMiddleware:
         # a response).
         self._spider: Any = getattr(crawler, "spider", None)
         self._logged: set[str] = set()
+        self._refresh_reads = meta_refresh_reads_text(crawler.settings)
         crawler.signals.connect(self._spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(self._request_scheduled, signal=signals.request_scheduled)
 
@@ -261,60 +262,101 @@ class CharsetMiddleware:
         certain = None
         if explicit is None and decoding.forced is None:
             certain = self._certain(body, content_type, decoding.kind)
+        text: str | None
         if certain is None:
-            text, decision = self._decode(body, content_type, response.url, explicit, decoding)
+            decision, text = self._decide(body, content_type, response.url, explicit, decoding)
             outcome = None
         else:
-            text, decision, outcome = certain
-        replaced = "\ufffd" in text
+            (decision, outcome), text = certain, None
+        stock_header = None
         if outcome is not None:
-            changed = False if outcome.unchanged else outcome.changed(body, text)
             keys = outcome.keys
         else:
             if explicit is None:  # Scrapy's headers.get()
                 stock_header = content_type[-1] if content_type else None
             else:  # stock Scrapy reads an explicit encoding as a header charset (a BOM first)
                 stock_header = f"charset={explicit[1]}".encode("latin-1", "replace")
-            changed, keys = _changed(body, stock_header, text, decision), _decision_keys(decision)
+            keys = _decision_keys(decision)
 
         # In place, not copied: the response is Scrapy's own (_targets), which nothing else
-        # keeps; an explicit encoding stays with it (copies, to_dict(), .encoding).
+        # keeps; an explicit encoding stays with it (copies, to_dict(), .encoding). The text
+        # is decoded when first wanted (a spider reading only the body never pays for it),
+        # and what the statistics say of it is counted then.
         encoding = None if explicit is None else explicit[1]
         flag = _FLAGS[decision.source]
-        new = take_over(response, target, decoding, text, decision, encoding, flag)
-
-        if changed is False and not replaced and not keys[1]:
-            self._inc(*keys[0])  # what _record counts here, without its call
+        if text is None and self._refresh_reads and decoding.kind == "html":
+            # Scrapy's MetaRefreshMiddleware, next, reads the text of such a response (as it
+            # does without the plugin): decoded now, without the bookkeeping of later.
+            redirect = meta.get("dont_redirect")
+            if (redirect is None or redirect is False) and request.url.startswith(_HTTP):
+                text = decided_text(body, decision)
+        if text is None:
+            hook = _TextStatistics(self, body, outcome, stock_header, decision)
+            new = take_over(response, target, decoding, None, decision, encoding, flag, hook)
+            self._count(response, decision, keys, ())
         else:
-            self._record(response, decision, changed, replaced, keys)
+            new = take_over(response, target, decoding, text, decision, encoding, flag)
+            said = _text_keys(body, outcome, stock_header, decision, text)
+            if said or keys[1]:
+                self._count(response, decision, keys, said)
+            else:
+                self._inc(*keys[0])  # what _count counts here, without its call
         # Plain values, not the Decision: Scrapy and user code copy meta into new requests,
         # and a scheduler with a JSON serializer must be able to store them.
         record = decision.as_record() if outcome is None else outcome.record.copy()
         meta[META_DECISION] = record  # last: nothing can fail after it
         return new
 
-    def _decode(
+    def _count(
+        self,
+        response: Response,
+        decision: Decision,
+        keys: tuple[tuple[str, ...], tuple[str, ...]],
+        said: tuple[str, ...],
+    ) -> None:
+        """Counts a response taken over (``keys``, see :func:`_decision_keys`) and what is
+        said of its text (``said``, see :func:`_text_keys`; empty where it is not decoded
+        yet), and logs its own events."""
+        counted, own = keys
+        self._inc(*counted, *own, *said)
+        if own:
+            self._log_decision(response, decision, own)
+
+    def _count_text(
+        self,
+        body: bytes,
+        outcome: _Outcome | None,
+        stock_header: bytes | None,
+        decision: Decision,
+        text: str,
+    ) -> None:
+        """What is said of a taken-over response's text, counted when it is first decoded."""
+        said = _text_keys(body, outcome, stock_header, decision, text)
+        if said:
+            self._inc(*said)
+
+    def _decide(
         self,
         body: bytes,
         content_type: list[bytes],
         url: str,
         explicit: tuple[Encoding, str] | None,
         decoding: BrowserDecoding,
-    ) -> tuple[str, Decision]:
+    ) -> tuple[Decision, str | None]:
         guard = self._guard
         if guard is not None:
             guard.failure = None
-        text, decision = decoding.decode(body, content_type, url, explicit)
+        decision, text = decoding.decide(body, content_type, url, explicit)
         if guard is not None and guard.failure is not None:
             raise guard.failure
-        return text, decision
+        return decision, text
 
     def _certain(
         self, body: bytes, content_type: list[bytes], kind: str
-    ) -> tuple[str, Decision, _Outcome | None] | None:
+    ) -> tuple[Decision, _Outcome | None] | None:
         """Where a BOM or the ``Content-Type`` charset decides, or in HTML a leading
         ``<meta charset>`` that stock Scrapy reads too, or in XML a leading XML declaration
-        that stock Scrapy reads too: the text, the decision and its outcome, shared by every
+        that stock Scrapy reads too: the decision and its outcome, shared by every
         body with this header and BOM (or label, or declaration); the outcome is ``None``
         where the decision overrode the document's own declarations. ``None`` otherwise:
         the general path.
@@ -340,9 +382,7 @@ class CharsetMiddleware:
                 outcome = _outcome(_certain_of(mark, plan.header), stock)
                 plan.bom_outcomes[stock] = outcome
             if encoding is not UTF_8:  # after a UTF-16 BOM the prescan is moot
-                text = decode_utf16(memoryview(body)[2:], encoding is UTF_16BE)
-                return text, outcome.decision, outcome
-            text = decode_utf8_from(body, 3)
+                return outcome.decision, outcome
         else:
             stock = None  # the header's (the plan's)
             if body[:4] == _UTF_32BE_BOM:  # stock Scrapy's codec is this BOM's
@@ -357,15 +397,13 @@ class CharsetMiddleware:
                     outcome = _leading_meta_outcome(plan, body) or _plain_ascii_outcome(body)
                 if outcome is None:
                     return None
-                text = decode_without_bom(body, outcome.decision.encoding)
-                return text, outcome.decision, outcome
-            text = decode_without_bom(body, outcome.decision.encoding)
+                return outcome.decision, outcome
         if kind == "html" and not plan.xml and may_declare(body):
             # What the document declares (in its first 1,024 bytes), which the header or BOM
             # overrides.
             over = _over_document(plan, body, outcome, stock)
-            return text, over.decision, over
-        return text, outcome.decision, outcome
+            return over.decision, over
+        return outcome.decision, outcome
 
     def _plan(
         self, key: tuple[str | bytes, ...], content_type: list[bytes], kind: str
@@ -442,25 +480,6 @@ class CharsetMiddleware:
         return forced_decoding
 
     # -- stats and logs ---------------------------------------------------------------------
-    def _record(
-        self,
-        response: Response,
-        decision: Decision,
-        changed: bool | None,
-        replaced: bool,
-        keys: tuple[tuple[str, ...], tuple[str, ...]],
-    ) -> None:
-        counted, own = keys  # see _decision_keys
-        if changed is not False:
-            counted += _CHANGED if changed else _CHANGED_UNKNOWN
-        if replaced:
-            counted += _REPLACED
-        if own:
-            self._inc(*counted, *own)
-            self._log_decision(response, decision, own)
-        else:
-            self._inc(*counted)
-
     def _log_decision(self, response: Response, decision: Decision, keys: tuple[str, ...]) -> None:
         if "charset/forced" in keys:
             self._log_once(
@@ -529,6 +548,73 @@ class _Outcome(NamedTuple):
             return _differs(comparison, body, text)
         except Exception:  # a statistic is never the reason a response is not taken over
             return None
+
+
+_HTTP = ("http://", "https://")
+
+
+def meta_refresh_reads_text(settings: Any) -> bool:
+    """Whether Scrapy's ``MetaRefreshMiddleware`` (or a subclass) is on: it reads the text of
+    every HTML response fetched over HTTP(S) without ``dont_redirect``, after this
+    middleware. (Only a matter of speed: the text is decoded now or when first wanted.)"""
+    from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware
+    from scrapy.utils.conf import build_component_list
+    from scrapy.utils.misc import load_object
+
+    try:
+        if not settings.getbool("METAREFRESH_ENABLED"):
+            return False
+        for component in build_component_list(settings.getwithbase("DOWNLOADER_MIDDLEWARES")):
+            component = load_object(component) if isinstance(component, str) else component
+            if isinstance(component, type) and issubclass(component, MetaRefreshMiddleware):
+                return True
+    except Exception:  # odd settings are Scrapy's to report (the text is then read later)
+        return False
+    return False
+
+
+def _text_keys(
+    body: bytes, outcome: _Outcome | None, stock_header: bytes | None, decision: Decision, text: str
+) -> tuple[str, ...]:
+    """The statistics of a taken-over response's text: whether stock Scrapy's would differ
+    (from the outcome of a certain decision, or from the header stock Scrapy reads), and
+    whether it holds U+FFFD. Never raises: a statistic never costs a response or its text."""
+    try:
+        if outcome is not None:
+            changed = False if outcome.unchanged else outcome.changed(body, text)
+        else:
+            changed = _changed(body, stock_header, text, decision)
+    except Exception:
+        return _STATISTICS_ERROR
+    said = () if changed is False else _CHANGED if changed else _CHANGED_UNKNOWN
+    return said + _REPLACED if "\ufffd" in text else said
+
+
+class _TextStatistics(TextHook):
+    """The middleware's statistics of a taken-over response's text, counted when it is first
+    decoded (:meth:`CharsetMiddleware._count_text`)."""
+
+    __slots__ = ("middleware", "body", "outcome", "stock_header", "decision")
+
+    def __init__(
+        self,
+        middleware: CharsetMiddleware,
+        body: bytes,
+        outcome: _Outcome | None,
+        stock_header: bytes | None,
+        decision: Decision,
+    ) -> None:
+        self.done = False
+        self.middleware = middleware
+        self.body = body
+        self.outcome = outcome
+        self.stock_header = stock_header
+        self.decision = decision
+
+    def seen(self, text: str) -> None:
+        self.middleware._count_text(
+            self.body, self.outcome, self.stock_header, self.decision, text
+        )
 
 
 def _certain_of(bom: bytes, header: tuple[str, Encoding | None] | None) -> Decision:

@@ -37,8 +37,9 @@ from ..encoding import (
     lookup,
     output_encoding,
 )
-from ..encoding import decode as _decode
 from ..encoding import encode as _encode
+from ..encoding.decoders import decode_after_bom
+from ..encoding.fast import decode_without_bom
 from ..encoding.pycodecs import codec_name as _whatwg_codec
 from ..encoding.pycodecs import encoding_of
 from ..sniffing import (
@@ -49,7 +50,7 @@ from ..sniffing import (
     is_xml_mime_type,
     sniff_xml,
 )
-from ..sniffing.sniff import decode_as_decided, decode_document
+from ..sniffing.sniff import decode_as_decided, sniff_document
 from .libxml2 import teach_libxml2
 
 
@@ -244,16 +245,27 @@ class BrowserDecoding(NamedTuple):
     ) -> tuple[str, Decision]:
         """The browser's text and the decision; ``explicit`` is an encoding given to the
         response by whoever built it (and its label), which beats everything but a BOM."""
+        decision, text = self.decide(body, content_type, url, explicit)
+        return (decode_as_decided(body, decision) if text is None else text), decision
+
+    def decide(
+        self,
+        body: bytes,
+        content_type: list[bytes],
+        url: str | None,
+        explicit: tuple[Encoding, str] | None = None,
+    ) -> tuple[Decision, str | None]:
+        """:meth:`decode`'s decision, and its text where deciding decoded the whole body
+        already (valid UTF-8), else ``None``: the text is ``decode_as_decided(body,
+        decision)``, made when it is first wanted."""
         if explicit is not None:
-            decision = explicit_decision(body, *explicit)
-            return _decode(body, decision.encoding), decision
+            return explicit_decision(body, *explicit), None
         # An XML media type is parsed as XML by a browser, whatever class Scrapy picked
         # (application/xhtml+xml arrives as an HtmlResponse).
         if self.kind == "xml" or (content_type and is_xml_mime_type(content_type)):
-            decision = sniff_xml(body, content_type or None, forced=self.forced)
-            return decode_as_decided(body, decision), decision
-        # decode_html() or decode_text(), whose one body this is.
-        return decode_document(
+            return sniff_xml(body, content_type or None, forced=self.forced), None
+        # decode_html()'s or decode_text()'s, whose one body this is.
+        return sniff_document(
             body,
             content_type or None,
             url,
@@ -445,23 +457,65 @@ def _parsel_bytes(body: bytes, text: str, decision: Decision | None) -> bytes | 
     return body if utf8_body and "\ufffd" not in text else text.encode("utf-8")
 
 
+_BOM_STARTS = frozenset(b"\xef\xfe\xff")
+
+
+def decided_text(body: bytes, decision: Decision) -> str:
+    """``decode_as_decided(body, decision)``, without its calls where the BOM decided or the
+    body starts with no BOM (every response but a few)."""
+    if decision.source is Source.BOM:
+        return decode_after_bom(body, decision.encoding)
+    if body and body[0] in _BOM_STARTS:
+        return decode_as_decided(body, decision)
+    return decode_without_bom(body, decision.encoding)
+
+
+class TextHook:
+    """What is to be done with a taken-over response's text when it is first decoded (the
+    middleware's statistics of the text): a subclass's ``seen(text)``, once (a copy made with
+    ``copy.copy`` shares it). Exceptions are its own to handle. Not kept by copies made with
+    ``pickle`` or ``copy.deepcopy`` (a copy's text is not the response's)."""
+
+    __slots__ = ("done",)
+
+    def __init__(self) -> None:
+        self.done = False
+
+    def __call__(self, text: str) -> None:
+        if not self.done:
+            self.done = True
+            self.seen(text)
+
+    def seen(self, text: str) -> None:
+        raise NotImplementedError
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_no_hook, ())
+
+
+def _no_hook() -> None:
+    return None
+
+
 class CharsetResponseMixin:
     """The browser-text behaviour shared by the three response classes below.
 
     The middleware takes a response of Scrapy's over in place (:func:`take_over` changes its
     class; nothing is copied), so these classes add no storage of their own: the browser's
     text lives in Scrapy's text cache (``_cached_ubody``), the parsed JSON in its JSON cache
-    (``_cached_decoded_json``), and the options with the decision (``None`` until decoded) in
-    the slot Scrapy caches its inferred encoding in (``_cached_benc``), which these classes
-    never use for that. Where the installed Scrapy lacks one of these slots, the classes add
-    it (see :data:`IN_PLACE`).
+    (``_cached_decoded_json``), and the options with the decision (``None`` until decided)
+    and what is to be told of the text when it is first decoded (``None``, or a
+    :class:`TextHook`) in the slot Scrapy caches its inferred encoding in (``_cached_benc``),
+    which these classes never use for that. A decided body is decoded when its text is first
+    wanted (``text``, ``selector``; ``encoding`` does not need it). Where the installed
+    Scrapy lacks one of these slots, the classes add it (see :data:`IN_PLACE`).
     """
 
     __slots__ = ()
 
     _charset_kind: str = "html"  # the rules of this class (an XML media type still gets XML's)
     _cached_ubody: str | None
-    _cached_benc: Any  # here: (BrowserDecoding, Decision | None)
+    _cached_benc: Any  # here: (BrowserDecoding, Decision | None, TextHook | None)
     _cached_decoded_json: Any
     _cached_selector: Any
     _encoding: str | None
@@ -477,7 +531,8 @@ class CharsetResponseMixin:
         decision: Decision | None = None,
     ) -> None:
         options = charset_options if isinstance(charset_options, BrowserDecoding) else None
-        self._cached_benc = ((options or DEFAULT_DECODING).with_kind(self._charset_kind), decision)
+        options = (options or DEFAULT_DECODING).with_kind(self._charset_kind)
+        self._cached_benc = (options, decision, None)
         self._cached_ubody = text  # type: ignore[misc]
         self._cached_selector = None
         self._cached_decoded_json = _UNSET
@@ -490,10 +545,11 @@ class CharsetResponseMixin:
         else:
             super()._set_url(url)  # type: ignore[misc]
 
-    def charset_preset(self, text: str, decision: Decision | None) -> None:
-        """Store the text and decision already computed for this body."""
+    def charset_preset(self, text: str | None, decision: Decision | None) -> None:
+        """Store the text (``None``: decoded as decided when first wanted) and decision
+        already computed for this body."""
         self._cached_ubody = text  # type: ignore[misc]
-        self._cached_benc = (self._cached_benc[0], decision)
+        self._cached_benc = (self._cached_benc[0], decision, None)
 
     @property
     def charset_options(self) -> BrowserDecoding:
@@ -503,9 +559,11 @@ class CharsetResponseMixin:
     def charset_decision(self) -> Decision | None:
         """The decision for this body; ``None`` when an explicit ``encoding=`` names a Python
         codec outside the Encoding Standard, which decodes the body as in stock Scrapy."""
-        if self._cached_ubody is None:
+        decision = self._cached_benc[1]
+        if decision is None and self._cached_ubody is None:
             self._charset_decode()
-        return self._cached_benc[1]  # type: ignore[no-any-return]
+            decision = self._cached_benc[1]
+        return decision  # type: ignore[no-any-return]
 
     def _explicit(self) -> tuple[Encoding, str] | None:
         """The explicit ``encoding=`` given to this response, when it names an encoding."""
@@ -515,10 +573,17 @@ class CharsetResponseMixin:
         # An explicit encoding= (whoever built the response knows how its bytes are encoded)
         # wins over everything but a BOM; one that names a Python codec the standard lacks
         # decodes as in stock Scrapy; one that names nothing is ignored (sniffing).
+        options, decision, hook = self._cached_benc
+        if decision is not None:  # decided when taken over (nothing needed the text then)
+            text = self._cached_ubody = decided_text(self.body, decision)  # type: ignore[misc]
+            if hook is not None:
+                self._cached_benc = (options, decision, None)
+                hook(text)
+            return
         if explicit_codec(self._encoding) is not None:
             self.charset_preset(TextResponse.text.fget(self), None)  # type: ignore[attr-defined]
             return
-        text, decision = self.charset_options.decode(
+        text, decision = options.decode(
             self.body, self.headers.getlist(b"Content-Type"), self.url, self._explicit()
         )
         self.charset_preset(text, decision)
@@ -652,7 +717,8 @@ class CharsetResponseMixin:
         # Same bytes, headers and encoding: the copy reads the same text (even under a URL
         # with another TLD), without decoding again.
         same_text = not any(name in kwargs for name in ("body", "headers", "encoding"))
-        if same_text and "url" in kwargs and self._cached_ubody is None:
+        undecided = self._cached_benc[1] is None and self._cached_ubody is None
+        if same_text and "url" in kwargs and undecided:
             self._charset_decode()  # with this URL's TLD: the copy keeps this text
         if "encoding" not in kwargs:
             if isinstance(kwargs.get("body"), str):
@@ -775,16 +841,18 @@ def take_over(
     response: Response,
     target: type[TextResponse],
     options: BrowserDecoding,
-    text: str,
+    text: str | None,
     decision: Decision,
     encoding: str | None = None,
     flag: str | None = None,
+    hook: TextHook | None = None,
 ) -> Response:
     """``response`` as an instance of ``target``, one of the classes above: the same body,
-    headers and request, its flags and ``flag`` (in a new list); the text and decision as
-    already computed, ``encoding`` (an explicit one, or ``None``) as its explicit encoding,
-    and whatever Scrapy had cached dropped. ``response`` must be exactly of ``target``'s
-    Scrapy base class.
+    headers and request, its flags and ``flag`` (in a new list); the decision and text as
+    already computed (``None``: decoded as decided when first wanted, then handed to
+    ``hook``), ``encoding`` (an explicit one, or ``None``) as its explicit encoding, and
+    whatever Scrapy had cached dropped. ``response`` must be exactly of ``target``'s Scrapy
+    base class.
 
     Where Scrapy's responses keep their attributes in slots these classes share
     (:data:`IN_PLACE`), the object itself is taken over: its class changes, nothing is
@@ -799,6 +867,7 @@ def take_over(
         )
         copy.headers = response.headers  # shared, not copied: the old response is dropped
         copy.charset_preset(text, decision)  # type: ignore[attr-defined]
+        copy._cached_benc = (copy.charset_options, decision, hook)  # type: ignore[attr-defined,assignment]
         return copy
     # What _charset_init sets, set here without its calls (once per response crawled).
     kind = target._charset_kind  # type: ignore[attr-defined]
@@ -808,7 +877,7 @@ def take_over(
     response.__class__ = target
     response._encoding = encoding  # type: ignore[attr-defined]
     options = options if options.kind == kind else options.with_kind(kind)
-    response._cached_benc = (options, decision)  # type: ignore[attr-defined]
+    response._cached_benc = (options, decision, hook)  # type: ignore[attr-defined]
     response._cached_ubody = text  # type: ignore[attr-defined]
     response._cached_selector = None  # type: ignore[attr-defined]
     response._cached_decoded_json = _UNSET  # type: ignore[attr-defined]

@@ -440,10 +440,23 @@ def decode_document(
     """:func:`decode_html`, or with ``html=False`` :func:`~.documents.decode_text`: one
     decision and one decode (valid UTF-8 found while sniffing is not decoded again)."""
     data = _as_bytes(body)
-    decision, text = _sniff(
-        data, content_type, url, forced, detector=detector, tld_hint=tld_hint, html=html
-    )
+    decision, text = sniff_document(data, content_type, url, forced, detector, tld_hint, html)
     return (decode_as_decided(data, decision) if text is None else text), decision
+
+
+def sniff_document(
+    body: bytes,
+    content_type: object,
+    url: str | None,
+    forced: Encoding | str | None,
+    detector: Detector | None,
+    tld_hint: bool,
+    html: bool,
+) -> tuple[Decision, str | None]:
+    """:func:`decode_document`'s decision, and its text where sniffing already decoded the
+    whole body (valid UTF-8), else ``None``: the text is then
+    ``decode_as_decided(body, decision)``."""
+    return _sniff(body, content_type, url, forced, detector=detector, tld_hint=tld_hint, html=html)
 
 
 def decode_as_decided(data: bytes, decision: Decision) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import importlib
 import json
 import logging
@@ -16,6 +17,7 @@ import pytest
 import scrapy
 from scrapy import signals
 from scrapy.core.downloader.middleware import DownloaderMiddlewareManager
+from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware
 from scrapy.exceptions import NotConfigured, ScrapyDeprecationWarning
 from scrapy.http import FormRequest, HtmlResponse, Response, TextResponse, XmlResponse
 from scrapy.linkextractors import LinkExtractor
@@ -132,7 +134,8 @@ def test_a_response_read_before_the_middleware_gets_the_browsers_text_and_select
     assert crawler.stats.get_value("charset/changed") == 1
 
 
-def test_text_is_decoded_once_per_response(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("lazy", [False, True], ids=["meta refresh on", "off"])
+def test_text_is_decoded_once_per_response(monkeypatch: pytest.MonkeyPatch, lazy: bool) -> None:
     calls: list[bytes] = []
 
     def counting(real: Any) -> Any:
@@ -142,22 +145,25 @@ def test_text_is_decoded_once_per_response(monkeypatch: pytest.MonkeyPatch) -> N
 
         return count
 
-    # Sniffing decodes with one of these (decode_sniffing_bom: arguments already checked),
-    # the middleware's path for certain decisions and leading <meta> charsets with
-    # decode_without_bom.
+    # A decided body is decoded with one of these, by the middleware where Scrapy's
+    # MetaRefreshMiddleware reads the text next (it does for every HTML page by default),
+    # else when the text is first wanted.
     for name in ("decode", "decode_sniffing_bom"):
         monkeypatch.setattr(sniff_module, name, counting(getattr(sniff_module, name)))
-    middleware_module = importlib.import_module("scrapy_charset.integration.middleware")
     monkeypatch.setattr(
-        middleware_module, "decode_without_bom", counting(middleware_module.decode_without_bom)
+        response_module, "decode_without_bom", counting(response_module.decode_without_bom)
     )
-    mw, _ = middleware()
+    mw, crawler = middleware({"METAREFRESH_ENABLED": False} if lazy else None)
     body, _ = japanese_page()
     request, response = response_for("http://example.com/", body)
     result = mw.process_response(request, response)
+    seen = (result.encoding, result.charset_decision, result.body, result.meta)
+    assert seen[0].endswith("shift_jis")
+    assert calls == ([] if lazy else [body])  # (urljoin would need it: the <base href>)
     result.text, result.css("p"), result.xpath("//title"), result.encoding, result.urljoin("x")
     result.follow("/next?q=x")
     assert calls == [body]
+    assert charset_stats(crawler)["charset/source/meta"] == 1
 
 
 def test_undeclared_utf8_is_decoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -180,8 +186,9 @@ def test_undeclared_utf8_is_decoded_once(monkeypatch: pytest.MonkeyPatch) -> Non
     assert "charset/changed" not in charset_stats(crawler)
 
 
-def test_stats_count_changed_replacement_and_unchanged_pages() -> None:
-    mw, crawler = middleware()
+@pytest.mark.parametrize("lazy", [False, True], ids=["meta refresh on", "off"])
+def test_stats_count_changed_replacement_and_unchanged_pages(lazy: bool) -> None:
+    mw, crawler = middleware({"METAREFRESH_ENABLED": False} if lazy else None)
     pages = [
         # stock Scrapy agrees: UTF-8 declared in the header
         ("text/html; charset=utf-8", "<p>ok ünïcödé</p>".encode()),
@@ -190,9 +197,18 @@ def test_stats_count_changed_replacement_and_unchanged_pages() -> None:
         # broken UTF-8 byte: both give U+FFFD
         ("text/html; charset=utf-8", b"<p>bad \xff byte</p>"),
     ]
+    results = []
     for content_type, body in pages:
         request, response = response_for("http://example.com/", body, content_type)
-        mw.process_response(request, response)
+        results.append(mw.process_response(request, response))
+    stats = charset_stats(crawler)
+    # What is said of the text is counted when it is decoded: at once where Scrapy's
+    # MetaRefreshMiddleware reads it next, else when it is first read (a spider that reads
+    # only the body never decodes it).
+    said = {"charset/changed", "charset/replacement_char"} & set(stats)
+    assert said == (set() if lazy else {"charset/changed", "charset/replacement_char"})
+    for result in results:
+        result.text, result.text, result.css("p")
     stats = charset_stats(crawler)
     assert stats["charset/changed"] == 1
     assert stats["charset/replacement_char"] == 1
@@ -813,3 +829,105 @@ def test_the_stats_counter_calls_any_other_inc_value() -> None:
     dummy = DummyStatsCollector(crawler)
     stats_counter(dummy)("charset/x")
     assert dummy.get_stats() == {}
+
+
+@pytest.mark.parametrize("read", ["text", "selector", "copy", "deepcopy", "pickle", "replace"])
+def test_the_text_statistics_are_counted_once_whoever_decodes_first(read: str) -> None:
+    # The response's own text, first wanted anywhere, is counted once; a copy made before
+    # (copy shares the response's text hook, deepcopy and pickle drop it) or after adds
+    # nothing: its text is the response's.
+    mw, crawler = middleware({"METAREFRESH_ENABLED": False})
+    body = b"<p>\x81\x93quoted\x94 \xff</p>"
+    request, response = response_for("http://example.com/", body, "text/html; charset=utf-8")
+    result = mw.process_response(request, response)
+    assert "charset/replacement_char" not in charset_stats(crawler)
+    copies = {
+        "copy": lambda: copy.copy(result),
+        "deepcopy": lambda: copy.deepcopy(result),
+        "pickle": lambda: pickle.loads(pickle.dumps(result)),
+        "replace": lambda: result.replace(url="http://example.org/"),
+    }
+    if read in copies:
+        other = copies[read]()
+        assert other.text == result.text == body.decode("utf-8", "replace")
+        (other.text, other.css("p"))
+    else:
+        getattr(result, read)
+    assert result.selector.css("p::text").get() == result.text[3:-4]
+    stats = charset_stats(crawler)
+    assert stats["charset/replacement_char"] == 1
+    assert stats["charset/source/header"] == 1
+
+
+@pytest.mark.parametrize("lazy", [False, True], ids=["meta refresh on", "off"])
+def test_statistics_of_the_text_never_cost_it(monkeypatch: pytest.MonkeyPatch, lazy: bool) -> None:
+    # A comparison that fails is counted as an error of the statistics; the text is read.
+    mw, crawler = middleware({"METAREFRESH_ENABLED": False} if lazy else None)
+    middleware_module = importlib.import_module("scrapy_charset.integration.middleware")
+    monkeypatch.setattr(middleware_module, "_changed", lambda *args: 1 / 0)
+    request, response = response_for("http://example.com/", b"<p>caf\xe9</p>", "text/html")
+    result = mw.process_response(request, response)
+    assert type(result) is CharsetHtmlResponse
+    assert result.text == "<p>café</p>"
+    assert charset_stats(crawler)["charset/error/statistics"] == 1
+
+
+META_REFRESH = "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware"
+
+
+class _OwnMetaRefresh(MetaRefreshMiddleware):
+    pass
+
+
+class _NoTruth:
+    def __bool__(self) -> bool:
+        raise ValueError("the truth value of an array with more than one element is ambiguous")
+
+
+@pytest.mark.parametrize(
+    ("settings", "reads"),
+    [
+        ({}, True),
+        ({"METAREFRESH_ENABLED": False}, False),
+        ({"METAREFRESH_ENABLED": "0"}, False),
+        ({"DOWNLOADER_MIDDLEWARES": {META_REFRESH: None}}, False),
+        ({"DOWNLOADER_MIDDLEWARES": {META_REFRESH: None, _OwnMetaRefresh: 580}}, True),
+        (
+            {
+                "DOWNLOADER_MIDDLEWARES": {
+                    META_REFRESH: None,
+                    f"{__name__}._OwnMetaRefresh": 580,
+                }
+            },
+            True,
+        ),
+    ],
+)
+def test_whether_scrapys_meta_refresh_reads_the_text(settings: dict[str, Any], reads: bool) -> None:
+    middleware_module = importlib.import_module("scrapy_charset.integration.middleware")
+    assert middleware_module.meta_refresh_reads_text(make_crawler(settings).settings) is reads
+
+
+@pytest.mark.parametrize(
+    ("url", "meta"),
+    [
+        ("http://example.com/", {"dont_redirect": True}),
+        ("http://example.com/", {"dont_redirect": 1}),
+        ("http://example.com/", {"dont_redirect": _NoTruth()}),
+        ("file:///tmp/page.html", {}),
+        ("data:text/html,x", {}),
+    ],
+)
+def test_where_meta_refresh_does_not_read_the_text_it_waits(url: str, meta: dict[str, Any]) -> None:
+    # MetaRefreshMiddleware reads no text with dont_redirect or outside HTTP(S): nor does the
+    # middleware, until the text is wanted (a meta value without truth costs nothing).
+    mw, crawler = middleware()
+    body = b"<p>caf\xe9 \x81</p>"
+    request = scrapy.Request(url, meta=meta)
+    response = HtmlResponse(url, body=body, headers={"Content-Type": "text/html; charset=utf-8"})
+    result = mw.process_response(request, response)
+    assert type(result) is CharsetHtmlResponse
+    assert result._cached_ubody is None
+    assert "charset/replacement_char" not in charset_stats(crawler)
+    assert result.text == "<p>caf\ufffd \ufffd</p>"
+    assert charset_stats(crawler)["charset/replacement_char"] == 1

@@ -227,7 +227,7 @@ def test_the_certain_path_is_taken_for_bom_and_header_pages(
 ) -> None:
     # Not only equal: taken (a decode by the general path fails here).
     monkeypatch.setattr(
-        middleware_module.CharsetMiddleware, "_decode", lambda *a: pytest.fail("general path")
+        middleware_module.CharsetMiddleware, "_decide", lambda *a: pytest.fail("general path")
     )
     mw, crawler = middleware()
     pages = [
@@ -280,9 +280,9 @@ def test_ascii_pages_equal_the_general_path(
 def test_the_certain_path_is_taken_for_plain_ascii_pages(monkeypatch: pytest.MonkeyPatch) -> None:
     # An ASCII page that declares nothing (an error page, a fragment): windows-1252 by
     # default without the general path, whatever the TLD; not where it may declare.
-    decode = middleware_module.CharsetMiddleware._decode
+    decode = middleware_module.CharsetMiddleware._decide
     monkeypatch.setattr(
-        middleware_module.CharsetMiddleware, "_decode", lambda *a: pytest.fail("general path")
+        middleware_module.CharsetMiddleware, "_decide", lambda *a: pytest.fail("general path")
     )
     mw, crawler = middleware()
     for url in ("http://example.com/", "http://example.ru/", "http://example.jp/"):
@@ -300,7 +300,7 @@ def test_the_certain_path_is_taken_for_plain_ascii_pages(monkeypatch: pytest.Mon
         general.append(body)
         return decode(self, body, *args)
 
-    monkeypatch.setattr(middleware_module.CharsetMiddleware, "_decode", recorded)
+    monkeypatch.setattr(middleware_module.CharsetMiddleware, "_decide", recorded)
     bodies = [b"<p>\x1b$B", b"<p>charset", b"<?xml encoding='gbk'?>", b"<p>\x00", b"\xe9", b"<<"]
     for body in bodies:
         request = Request("http://example.com/")
@@ -414,7 +414,7 @@ def test_the_certain_path_is_taken_for_plain_meta_pages(
     body = b"<!DOCTYPE html><html><head>" + head + "<p>Größe".encode()
     expected = decode_html(body, "text/html")
     fast_mw, fast_crawler = middleware()
-    monkeypatch.setattr(fast_mw, "_decode", lambda *a: pytest.fail("general path"))
+    monkeypatch.setattr(fast_mw, "_decide", lambda *a: pytest.fail("general path"))
     general_mw, general_crawler = middleware()
     _general(general_mw)
     for mw in (fast_mw, general_mw):
@@ -549,7 +549,7 @@ def test_the_certain_path_is_taken_for_xml_pages(
     """An XML declaration stock Scrapy reads too, a header charset, a BOM: decided without
     the general path, as it decides (sniff_xml), for every page with that declaration."""
     fast_mw, fast_crawler = middleware({"CHARSET_RESPONSE_TYPES": "html,xml"})
-    monkeypatch.setattr(fast_mw, "_decode", lambda *a: pytest.fail("general path"))
+    monkeypatch.setattr(fast_mw, "_decide", lambda *a: pytest.fail("general path"))
     general_mw, general_crawler = middleware({"CHARSET_RESPONSE_TYPES": "html,xml"})
     _general(general_mw)
     for text in ("<rss>Größe</rss>", "<feed>Привет</feed>"):

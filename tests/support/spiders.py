@@ -220,3 +220,22 @@ class FormsSpider(scrapy.Spider):
         import sys
 
         yield {"url": response.url, "plugin": "scrapy_charset" in sys.modules}
+
+
+class BodySpider(TextSpider):
+    """Fetch each of ``urls`` and keep only what the body is (an archiving crawl): the text
+    is never asked for. Each item says whether anything had decoded it by then."""
+
+    name = "body"
+
+    def parse(self, response: Any) -> Iterator[dict[str, Any]]:
+        import hashlib
+
+        yield {
+            "url": response.url,
+            "class": type(response).__name__,
+            "sha1": hashlib.sha1(response.body).hexdigest(),
+            # Scrapy's text cache (stock Scrapy's and the plugin's): None until decoded.
+            "decoded": getattr(response, "_cached_ubody", None) is not None,
+            "source": (response.meta.get("charset_decision") or {}).get("source"),
+        }
