@@ -270,9 +270,9 @@ class BrowserDecoding(NamedTuple):
             content_type or None,
             url,
             self.forced,
-            DEFAULT_DETECTOR if self.detector is _UNSET else self.detector,
-            self.tld_hint,
-            self.kind == "html",
+            detector=DEFAULT_DETECTOR if self.detector is _UNSET else self.detector,
+            tld_hint=self.tld_hint,
+            html=self.kind == "html",
         )
 
 

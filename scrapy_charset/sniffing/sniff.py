@@ -270,12 +270,12 @@ def sniff(
     label) wins over everything; an unknown forced label is reported in ``overridden`` and
     ignored. ``detector=None`` turns statistical detection off.
     """
-    return _sniff(
+    return sniff_document(
         _as_bytes(body), content_type, url, forced, detector=detector, tld_hint=tld_hint, html=True
     )[0]
 
 
-def _sniff(
+def sniff_document(
     data: bytes,
     content_type: object,
     url: str | None,
@@ -286,7 +286,8 @@ def _sniff(
     html: bool,
 ) -> tuple[Decision, str | None]:
     """The decision for an HTML (``html``) or plain-text document, and the text when
-    sniffing had to decode the body (valid UTF-8)."""
+    sniffing had to decode the body (valid UTF-8; else ``None``: the text is then
+    ``decode_as_decided(data, decision)``)."""
     certain = certain_rules(data, content_type, forced, html)
     if isinstance(certain, Decision):
         return certain, None
@@ -440,23 +441,10 @@ def decode_document(
     """:func:`decode_html`, or with ``html=False`` :func:`~.documents.decode_text`: one
     decision and one decode (valid UTF-8 found while sniffing is not decoded again)."""
     data = _as_bytes(body)
-    decision, text = sniff_document(data, content_type, url, forced, detector, tld_hint, html)
+    decision, text = sniff_document(
+        data, content_type, url, forced, detector=detector, tld_hint=tld_hint, html=html
+    )
     return (decode_as_decided(data, decision) if text is None else text), decision
-
-
-def sniff_document(
-    body: bytes,
-    content_type: object,
-    url: str | None,
-    forced: Encoding | str | None,
-    detector: Detector | None,
-    tld_hint: bool,
-    html: bool,
-) -> tuple[Decision, str | None]:
-    """:func:`decode_document`'s decision, and its text where sniffing already decoded the
-    whole body (valid UTF-8), else ``None``: the text is then
-    ``decode_as_decided(body, decision)``."""
-    return _sniff(body, content_type, url, forced, detector=detector, tld_hint=tld_hint, html=html)
 
 
 def decode_as_decided(data: bytes, decision: Decision) -> str:
