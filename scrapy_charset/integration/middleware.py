@@ -290,17 +290,19 @@ class CharsetMiddleware:
             redirect = meta.get("dont_redirect")
             if (redirect is None or redirect is False) and request.url.startswith(_HTTP):
                 text = decided_text(body, decision)
+        # Counted first: where counting fails (a stats collector that raises), the response
+        # goes on as Scrapy made it, as the error's log line says.
         if text is None:
+            self._count(response, decision, keys, ())
             hook = _TextStatistics(self, body, outcome, stock_header, decision)
             new = take_over(response, target, decoding, None, decision, encoding, flag, hook)
-            self._count(response, decision, keys, ())
         else:
-            new = take_over(response, target, decoding, text, decision, encoding, flag)
             said = _text_keys(body, outcome, stock_header, decision, text)
             if said or keys[1]:
                 self._count(response, decision, keys, said)
             else:
                 self._inc(*keys[0])  # what _count counts here, without its call
+            new = take_over(response, target, decoding, text, decision, encoding, flag)
         # Plain values, not the Decision: Scrapy and user code copy meta into new requests,
         # and a scheduler with a JSON serializer must be able to store them.
         record = decision.as_record() if outcome is None else outcome.record.copy()
@@ -330,10 +332,21 @@ class CharsetMiddleware:
         decision: Decision,
         text: str,
     ) -> None:
-        """What is said of a taken-over response's text, counted when it is first decoded."""
+        """What is said of a taken-over response's text, counted when it is first decoded
+        (by whatever reads the text first: nothing may raise here)."""
         said = _text_keys(body, outcome, stock_header, decision, text)
         if said:
-            self._inc(*said)
+            try:
+                self._inc(*said)
+            except Exception:  # a stats collector that fails: nothing can be counted
+                self._log_once(
+                    "statistics",
+                    logging.WARNING,
+                    "Could not count the statistics of a response's text %r"
+                    " (further failures are not logged)",
+                    said,
+                    exc_info=True,
+                )
 
     def _decide(
         self,

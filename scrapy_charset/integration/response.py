@@ -734,6 +734,8 @@ class CharsetResponseMixin:
         decision = self._cached_benc[1]
         if same_text and decision is not None and new._charset_kind == self._charset_kind:
             new.charset_preset(self._cached_ubody, decision)
+            if self._cached_ubody is None:  # (one hook: whichever text is read first counts)
+                new._cached_benc = (new._cached_benc[0], decision, self._cached_benc[2])
         return new
 
     def _replace_as_stock(self, target: Any, args: Any, kwargs: dict[str, Any]) -> Any:

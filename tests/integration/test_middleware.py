@@ -831,32 +831,72 @@ def test_the_stats_counter_calls_any_other_inc_value() -> None:
     assert dummy.get_stats() == {}
 
 
-@pytest.mark.parametrize("read", ["text", "selector", "copy", "deepcopy", "pickle", "replace"])
+# A copy made before the text is read, and whether reading only the copy's text counts the
+# response's (the same text and decision: copy.copy, replace() and copy() share its count;
+# deepcopy and pickle make copies of their own, which count nothing).
+_COPIES: dict[str, tuple[Any, int]] = {
+    "copy.copy": (copy.copy, 1),
+    "copy()": (lambda response: response.copy(), 1),
+    "replace(url=)": (lambda response: response.replace(url="http://example.org/"), 1),
+    "replace(flags=)": (lambda response: response.replace(flags=["x"]), 1),
+    "deepcopy": (copy.deepcopy, 0),
+    "pickle": (lambda response: pickle.loads(pickle.dumps(response)), 0),
+}
+
+
+@pytest.mark.parametrize("read", ["text", "selector", *_COPIES])
 def test_the_text_statistics_are_counted_once_whoever_decodes_first(read: str) -> None:
-    # The response's own text, first wanted anywhere, is counted once; a copy made before
-    # (copy shares the response's text hook, deepcopy and pickle drop it) or after adds
-    # nothing: its text is the response's.
     mw, crawler = middleware({"METAREFRESH_ENABLED": False})
     body = b"<p>\x81\x93quoted\x94 \xff</p>"
     request, response = response_for("http://example.com/", body, "text/html; charset=utf-8")
     result = mw.process_response(request, response)
     assert "charset/replacement_char" not in charset_stats(crawler)
-    copies = {
-        "copy": lambda: copy.copy(result),
-        "deepcopy": lambda: copy.deepcopy(result),
-        "pickle": lambda: pickle.loads(pickle.dumps(result)),
-        "replace": lambda: result.replace(url="http://example.org/"),
-    }
-    if read in copies:
-        other = copies[read]()
-        assert other.text == result.text == body.decode("utf-8", "replace")
-        (other.text, other.css("p"))
+    if read in _COPIES:
+        make, counted = _COPIES[read]
+        other = make(result)
+        assert other.text == body.decode("utf-8", "replace")
+        assert other.css("p::text").get() == other.text[3:-4]
+        assert charset_stats(crawler).get("charset/replacement_char", 0) == counted
     else:
         getattr(result, read)
     assert result.selector.css("p::text").get() == result.text[3:-4]
     stats = charset_stats(crawler)
     assert stats["charset/replacement_char"] == 1
     assert stats["charset/source/header"] == 1
+
+
+class _FailingStats(MemoryStatsCollector):
+    def inc_value(self, key: str, *args: Any, **kwargs: Any) -> None:
+        if key in self.failing:
+            raise ConnectionError("stats backend down")
+        super().inc_value(key, *args, **kwargs)
+
+
+@pytest.mark.parametrize("lazy", [False, True], ids=["meta refresh on", "off"])
+def test_a_stats_collector_that_fails_never_costs_the_text(
+    lazy: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Counting what is said of the text where it is read (lazy) cannot raise out of .text;
+    # counting at take-over (eager) leaves the response as Scrapy made it, with no decision
+    # in meta, as the error's log line says.
+    settings = {"STATS_CLASS": _FailingStats, "METAREFRESH_ENABLED": not lazy}
+    mw, crawler = middleware(settings)
+    crawler.stats.failing = {"charset/replacement_char"}  # type: ignore[union-attr]
+    request, response = response_for(
+        "http://example.com/", b"<p>caf\xe9 \x81</p>", "text/html; charset=utf-8"
+    )
+    with caplog.at_level(logging.WARNING, logger=LOGGER):
+        result = mw.process_response(request, response)
+        for _ in range(2):
+            assert result.text == "<p>caf\ufffd \ufffd</p>"
+    if lazy:
+        assert type(result) is CharsetHtmlResponse
+        assert request.meta["charset_decision"]["source"] == "header"
+        assert "Could not count the statistics" in caplog.text
+    else:
+        assert type(result) is HtmlResponse and result is response
+        assert "charset_decision" not in request.meta
+        assert charset_stats(crawler)["charset/error/ConnectionError"] == 1
 
 
 @pytest.mark.parametrize("lazy", [False, True], ids=["meta refresh on", "off"])
