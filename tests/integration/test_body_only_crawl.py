@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import scrapy
 
 from tests.integration.test_middleware_support import version_settings
 from tests.support.crawl import CrawlResult, run_crawl
@@ -26,6 +27,7 @@ PAGES = {
     "/stray-byte": html(b"<p>caf\xc3\xa9 \xe9</p>" * 30, "text/html; charset=utf-8"),
 }
 ADDON = {"ADDONS": {"scrapy_charset.Addon": 0}}
+SCRAPY_212 = tuple(int(part) for part in scrapy.__version__.split(".")[:2]) >= (2, 12)
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +70,9 @@ def test_a_body_only_crawl_decodes_nothing_with_or_without_the_plugin(
     assert set(ours) == set(stock) and len(ours) == len(PAGES)
     for url, item in ours.items():
         assert item["sha1"] == stock[url]["sha1"]
-        assert stock[url]["decoded"] is False
+        # (Scrapy before 2.12 reads a response's encoding as it is built, which decodes a body
+        # that declares nothing: stock decodes those there, the plugin does not.)
+        assert stock[url]["decoded"] is False or not SCRAPY_212
         # Decided (the decision is in meta), not decoded; but where deciding was decoding
         # (valid UTF-8 that sniffing checked whole: its text is kept, at no cost).
         assert item["source"] is not None, item
