@@ -1767,10 +1767,14 @@ utf8_blocks_of(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, void *out, Py
         const unsigned lead3 = (unsigned)_mm_movemask_epi8(is_lead3);
         const unsigned lead = high & ~cont;
         const unsigned taken = (lead << 1) | (lead3 << 2) | carried; /* continuation bytes */
+        const unsigned mismatch = (cont ^ taken) & 0xFFFF;
+        if (mismatch & 0xF) {
+            break; /* (within four bytes: too few to write as a block; the loop's, at once) */
+        }
         /* The places where the block is not as the checks want it (a bit per byte; 16 and 17
          * for the bytes after it that a lead near its end takes) */
         unsigned wrong = (unsigned)_mm_movemask_epi8(_mm_or_si128(above, c0_c1)) |
-                         ((cont ^ taken) & 0xFFFF) |
+                         mismatch |
                          (taken & 0x10000 && !CONTINUATION(s[i + 16]) ? 0x10000u : 0) |
                          (taken & 0x20000 && !CONTINUATION(s[i + 17]) ? 0x20000u : 0);
         if (lead3) {
