@@ -61,14 +61,16 @@ def bom_sniff(data: BytesLike) -> Encoding | None:
 
 
 _BOM_FIRST_BYTES = frozenset(mark[:1] for mark, _ in _BOMS)
+_BOM_FIRST_VALUES = frozenset(mark[0] for mark, _ in _BOMS)
 _BY_BOM = dict(_BOMS)
 
 
 def decode_sniffing_bom(data: bytes, encoding: Encoding) -> str:
     """The spec's *decode* of checked arguments: a BOM overrides ``encoding`` and is removed."""
-    bom_encoding = bom_sniff(data)
-    if bom_encoding is not None:
-        return decode_after_bom(data, bom_encoding)
+    if data and data[0] in _BOM_FIRST_VALUES:  # (most bodies: no call of bom_sniff)
+        bom_encoding = bom_sniff(data)
+        if bom_encoding is not None:
+            return decode_after_bom(data, bom_encoding)
     return fast.decode_without_bom(data, encoding)
 
 

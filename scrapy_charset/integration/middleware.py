@@ -58,7 +58,14 @@ from ..sniffing import Decision, Source, is_xml_mime_type
 from ..sniffing.content_type import LONG_CACHED_LENGTH, charset_from_content_type
 from ..sniffing.documents import sniff_xml
 from ..sniffing.prescan import PRESCAN_LIMIT
-from ..sniffing.sniff import LATE_META_LIMIT, certain_decision, leading_meta, may_declare, sniff
+from ..sniffing.sniff import (
+    LATE_META_LIMIT,
+    certain_decision,
+    decode_as_decided,
+    leading_meta,
+    may_declare,
+    sniff,
+)
 from .response import (
     BrowserDecoding,
     CharsetHtmlResponse,
@@ -68,7 +75,6 @@ from .response import (
     DetectorGuard,
     TextHook,
     codec_name,
-    decided_text,
     explicit_codec,
     explicit_label,
     portable_codec,
@@ -289,7 +295,7 @@ class CharsetMiddleware:
             # does without the plugin): decoded now, without the bookkeeping of later.
             redirect = meta.get("dont_redirect")
             if (redirect is None or redirect is False) and request.url.startswith(_HTTP):
-                text = decided_text(body, decision)
+                text = decode_as_decided(body, decision)
         # Counted first: where counting fails (a stats collector that raises), the response
         # goes on as Scrapy made it, as the error's log line says.
         if text is None:

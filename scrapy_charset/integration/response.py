@@ -38,8 +38,6 @@ from ..encoding import (
     output_encoding,
 )
 from ..encoding import encode as _encode
-from ..encoding.decoders import decode_after_bom
-from ..encoding.fast import decode_without_bom
 from ..encoding.pycodecs import codec_name as _whatwg_codec
 from ..encoding.pycodecs import encoding_of
 from ..sniffing import (
@@ -457,19 +455,6 @@ def _parsel_bytes(body: bytes, text: str, decision: Decision | None) -> bytes | 
     return body if utf8_body and "\ufffd" not in text else text.encode("utf-8")
 
 
-_BOM_STARTS = frozenset(b"\xef\xfe\xff")
-
-
-def decided_text(body: bytes, decision: Decision) -> str:
-    """``decode_as_decided(body, decision)``, without its calls where the BOM decided or the
-    body starts with no BOM (every response but a few)."""
-    if decision.source is Source.BOM:
-        return decode_after_bom(body, decision.encoding)
-    if body and body[0] in _BOM_STARTS:
-        return decode_as_decided(body, decision)
-    return decode_without_bom(body, decision.encoding)
-
-
 class TextHook:
     """What is to be done with a taken-over response's text when it is first decoded (the
     middleware's statistics of the text): a subclass's ``seen(text)``, once (a copy made with
@@ -575,7 +560,7 @@ class CharsetResponseMixin:
         # decodes as in stock Scrapy; one that names nothing is ignored (sniffing).
         options, decision, hook = self._cached_benc
         if decision is not None:  # decided when taken over (nothing needed the text then)
-            text = self._cached_ubody = decided_text(self.body, decision)  # type: ignore[misc]
+            text = self._cached_ubody = decode_as_decided(self.body, decision)  # type: ignore[misc]
             if hook is not None:
                 self._cached_benc = (options, decision, None)
                 hook(text)

@@ -397,8 +397,8 @@ def _run_table(encoding: str) -> bytes:
             marks.append("L")
         else:
             marks.append(" ")
-    ascii = "".join("a" if chr(byte).isalpha() else " " for byte in range(0x80))
-    return (ascii + "".join(marks)).encode("ascii")
+    ascii_marks = "".join("a" if chr(byte).isalpha() else " " for byte in range(0x80))
+    return (ascii_marks + "".join(marks)).encode("ascii")
 
 
 # Letters that are consonants though their decomposition has no ASCII consonant.

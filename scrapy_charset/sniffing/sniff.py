@@ -28,7 +28,7 @@ from ..encoding import (
     decode,
     lookup,
 )
-from ..encoding.decoders import decode_sniffing_bom
+from ..encoding.decoders import decode_after_bom, decode_sniffing_bom
 from ..encoding.fast import holds_word, is_ascii
 from .content_type import charset_from_content_type
 from .decision import Decision, Declaration, Source
@@ -449,7 +449,11 @@ def decode_document(
 
 def decode_as_decided(data: bytes, decision: Decision) -> str:
     """The Encoding Standard's decode with the decided encoding: a BOM wins and is removed,
-    but a forced encoding (the user's choice in a browser's menu) only loses its own BOM."""
-    if decision.source is Source.FORCED:
+    but a forced encoding (the user's choice in a browser's menu) only loses its own BOM.
+    ``decision`` is ``data``'s own (a decision by BOM: ``data`` starts with that BOM)."""
+    source = decision.source
+    if source is Source.BOM:
+        return decode_after_bom(data, decision.encoding)
+    if source is Source.FORCED:
         return decode(data, decision.encoding, bom="strip")
     return decode_sniffing_bom(data, decision.encoding)
