@@ -24,6 +24,7 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
+import w3lib.encoding as _w3lib_encoding
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Headers, HtmlResponse, Request, Response, TextResponse, XmlResponse
@@ -74,6 +75,7 @@ from .response import (
     CharsetXmlResponse,
     DetectorGuard,
     TextHook,
+    _by_python_codec,
     codec_name,
     explicit_codec,
     explicit_label,
@@ -81,6 +83,16 @@ from .response import (
     take_over,
 )
 from .settings import read_settings
+
+# w3lib 2.6 on decodes as the Encoding Standard (through frostwork): labels resolve to the
+# standard's encodings only, to_unicode and html_to_unicode decode with the standard's decoders,
+# a UTF-32LE BOM reads as UTF-16LE's and a UTF-16 XML declaration without a BOM as UTF-16, and
+# a <meta> is found by the HTML Standard's prescan of the first 1,024 bytes (a UTF-16 label
+# read as UTF-8, x-user-defined as windows-1252). Before 2.6, Python's codecs decode what
+# Python's codec lookup resolves, and a <meta> is read by w3lib's regular expressions in the
+# first 4,096 bytes. The model of stock Scrapy (the charset/changed statistic) follows the
+# w3lib installed. (html_encoding() is new in 2.6.0.)
+W3LIB_DECODES_THE_STANDARD = hasattr(_w3lib_encoding, "html_encoding")
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -394,8 +406,15 @@ class CharsetMiddleware:
         bom = _BOMS.get(body[:1])
         if bom is not None and body.startswith(bom[0]):
             mark, encoding, codec = bom
-            # The codec stock Scrapy (w3lib) reads from the BOM: FF FE 00 00 is UTF-32LE's.
-            stock = "utf-32-le" if encoding is UTF_16LE and body[2:4] == b"\x00\x00" else codec
+            # The codec stock Scrapy (w3lib) reads from the BOM: FF FE 00 00 is UTF-32LE's
+            # before w3lib 2.6, UTF-16LE's (as in browsers) from 2.6 on.
+            stock = (
+                "utf-32-le"
+                if encoding is UTF_16LE
+                and body[2:4] == b"\x00\x00"
+                and not W3LIB_DECODES_THE_STANDARD
+                else codec
+            )
             outcome = plan.bom_outcomes.get(stock)
             if outcome is None:
                 outcome = _outcome(_certain_of(mark, plan.header), stock)
@@ -404,7 +423,11 @@ class CharsetMiddleware:
                 return outcome.decision, outcome
         else:
             stock = None  # the header's (the plan's)
-            if body[:4] == _UTF_32BE_BOM:  # stock Scrapy's codec is this BOM's
+            if body[:4] == _UTF_32BE_BOM or (
+                W3LIB_DECODES_THE_STANDARD and body[:2].find(b"\x00") >= 0
+            ):
+                # Stock Scrapy's codec is this BOM's: UTF-32BE's before w3lib 2.6, a UTF-16
+                # XML declaration's without a BOM from 2.6 on (the general path).
                 return None
             outcome = plan.header_outcome
             if outcome is None:  # no charset a browser or stock Scrapy knows in the header
@@ -740,16 +763,28 @@ def _leading_meta_outcome(plan: _Plan, body: bytes) -> _Outcome | None:
     if found is None:
         return None
     decision, start, end = found
-    # (w3lib's reading ends at the first ">" after ``start``: within ``body[:end]``.)
-    stock_label = _w3lib_plain_meta(body, start)
-    if stock_label is None:
-        return None
-    # Cached by the labels and the source (META or LATE_META): a crawl meets few (and a
-    # Decision's hash is Python code).
-    key = (decision.label, decision.source is Source.LATE_META, stock_label)
+    stock: str | None  # stock Scrapy's codec (from w3lib 2.6 on), else resolved from ``read``
+    if W3LIB_DECODES_THE_STANDARD:
+        # w3lib's scan (a browser's, late <meta> included) depends on no byte after the one
+        # it stops at: where it finds a charset in ``body[:end]``, the same as in ``body``
+        # (and in any body starting with these bytes).
+        stock = html_body_declared_encoding(body[:end])
+        if stock is None:
+            return None
+        read = "=" + stock  # (a codec, told apart from a label in the key)
+    else:
+        # (w3lib's reading ends at the first ">" after ``start``: within ``body[:end]``.)
+        label = _w3lib_plain_meta(body, start)
+        if label is None:
+            return None
+        stock, read = None, label
+    # Cached by what stock Scrapy reads, the label and the source (META or LATE_META): a
+    # crawl meets few (and a Decision's hash is Python code).
+    key = (decision.label, decision.source is Source.LATE_META, read)
     outcome = _META_OUTCOMES.get(key)
     if outcome is None:
-        stock = _resolve_label(stock_label)
+        if stock is None:
+            stock = _resolve_label(read)
         if stock is None:
             return None
         if len(_META_OUTCOMES) >= _PLANS:
@@ -954,7 +989,7 @@ def stock_scrapy_codec(
     only for a statistic would cost as much as the decoding itself.
     """
     codec = (
-        (body[:1] in _BOM_STARTS and read_bom(body)[0])
+        ((body[:1] in _BOM_STARTS or body[1:2] == b"\x00") and read_bom(body)[0])
         or _stock_header_codec(content_type or b"")
         or _stock_body_codec(body)
     )
@@ -968,7 +1003,9 @@ def stock_scrapy_codec(
     return codec_name(codec)
 
 
-_BOM_STARTS = (b"\xef", b"\xfe", b"\xff", b"\x00")  # the first bytes of w3lib's BOMs
+# The first bytes of w3lib's BOMs; from w3lib 2.6 on, a UTF-16LE XML declaration without a
+# BOM, which it also reads as one, has a NUL second.
+_BOM_STARTS = (b"\xef", b"\xfe", b"\xff", b"\x00")
 
 
 @cache
@@ -979,6 +1016,8 @@ def _stock_ascii_codec() -> str | None:
 
 
 def _stock_body_codec(body: bytes) -> str | None:
+    if W3LIB_DECODES_THE_STANDARD:  # a browser's scan, late <meta> included, in compiled code
+        return html_body_declared_encoding(body)
     # w3lib reads a <meta> charset or an XML declaration's encoding in the first 4,096 bytes:
     # without "charset" or "encoding" there, it finds none (its regular expressions cost more).
     if not (holds_word(body, b"charset", 4096) or holds_word(body, b"encoding", 4096)):
@@ -1165,7 +1204,20 @@ def _comparison(ours: Encoding, stock: str) -> tuple[str, Any]:
     ``_BYTES``); on the byte sequences given, where the same multi-byte codec is inexact
     (``_SEQUENCES``); unless the body is ASCII and both are ASCII-compatible
     (``_ASCII_SAME``); otherwise always (``_OTHER``). With ``_SEQUENCES``, ``_ASCII_SAME`` and
-    ``_OTHER``, a difference hidden by U+FFFD in the text is unknown."""
+    ``_OTHER``, a difference hidden by U+FFFD in the text is unknown.
+
+    From w3lib 2.6 on, stock Scrapy decodes with the standard's decoder of the encoding its
+    codec name stands for (:func:`_standard_of_codec`)."""
+    theirs = _standard_of_codec(stock) if W3LIB_DECODES_THE_STANDARD else None
+    if theirs is not None:
+        ours_table, their_table = _single_byte_table(ours), _single_byte_table(theirs)
+        if theirs is ours:
+            return _SAME, None
+        if ours_table is not None and their_table is not None:
+            return _BYTES, _differing_bytes(ours_table, their_table)
+        if ours in _ASCII_COMPATIBLE and theirs in _ASCII_COMPATIBLE:
+            return _ASCII_SAME, None
+        return _OTHER, None
     if not _decodes_text(stock):
         return _DIFFERENT, None
     ours_table, stock_table = _single_byte_table(ours), _python_table(stock)
@@ -1178,6 +1230,22 @@ def _comparison(ours: Encoding, stock: str) -> tuple[str, Any]:
     if _ascii_compatible(stock) and ours in _ASCII_COMPATIBLE:
         return _ASCII_SAME, None
     return _OTHER, None
+
+
+@cache
+def _standard_of_codec(codec: str) -> Encoding | None:
+    """The Encoding Standard's encoding w3lib 2.6 and later decode ``codec`` (a codec name
+    its functions return: ``"cp1252"``, ``"euc_jp"``, ``"utf-16-le"``, ``"replacement"``) with:
+    the encoding it is a label of, else the one whose Python codec it is; ``None`` for a
+    codec the standard has no encoding for."""
+    encoding = lookup(codec)
+    if encoding is not None:
+        return encoding
+    try:
+        canonical = codec_name(codec)
+    except LookupError:
+        return None
+    return _by_python_codec().get(canonical)
 
 
 def _valid_utf8(text: str, decision: Decision) -> bool | None:

@@ -21,6 +21,7 @@ from scrapy_charset.sniffing import decode_html
 from scrapy_charset.sniffing.documents import sniff_xml
 from scrapy_charset.sniffing.sniff import decode_as_decided, may_declare
 from tests.integration.test_middleware_support import charset_stats, middleware
+from tests.support.scrapy_compat import W3LIB_STANDARD
 
 _BOMS = [
     b"", b"", b"", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\xff\xfe\x00\x00",
@@ -319,7 +320,12 @@ def test_stock_codec_of_each_bom_is_w3libs() -> None:
         assert mark[:1] == first
         assert bom_sniff(mark + b"x") == lookup(marks[mark]) == encoding
         assert codec == middleware_module.codec_name(read_bom(mark + b"x")[0])
-    assert read_bom(b"\xff\xfe\x00\x00x")[0] == "utf-32-le"
+    assert read_bom(b"\xff\xfe\x00\x00x")[0] == ("utf-16-le" if W3LIB_STANDARD else "utf-32-le")
+
+
+def test_the_w3lib_generation_is_told_from_its_features() -> None:
+    # The package tells stock Scrapy's decoding apart by a function new in w3lib 2.6.
+    assert middleware_module.W3LIB_DECODES_THE_STANDARD is W3LIB_STANDARD
 
 
 _BOM_CONTENTS = [

@@ -158,12 +158,15 @@ MIX: tuple[MixPage, ...] = (
         "text/html",
         "UTF-8", "utf8", requests_same=False, scrapy_same=True, utf8_same=True,
     ),
-    # <meta charset="utf-16"> in an ASCII-compatible page means UTF-8 (HTML Standard prescan);
-    # Scrapy decodes it as UTF-16.
+    # An XML declaration naming ISO-8859-1 before a <meta> naming UTF-8: browsers read the
+    # <meta> (an XML declaration is no HTML declaration); Scrapy (w3lib) reads the XML one.
     MixPage(
-        "/com/meta-utf16",
+        "/com/xml-declaration",
         "docs.example.com",
-        _doc('<meta charset="utf-16"><title>Résumé</title>', "<p>Déjà vu</p>").encode(),
+        (
+            '<?xml version="1.0" encoding="ISO-8859-1"?>\n'
+            + _doc('<meta charset="utf-8"><title>Résumé</title>', "<p>Déjà vu</p>")
+        ).encode(),
         "text/html",
         "UTF-8", "meta", requests_same=False, scrapy_same=False, utf8_same=True,
     ),
@@ -400,7 +403,7 @@ def test_summary_of_the_mix_in_every_format(tmp_path: Path) -> None:
     assert jp[:5] == ["jp", "2", "0", "0", "2"]
     # The first garbled pages are shown with the text around the first difference.
     assert "first pages scrapy garbles:" in table.out
-    assert "docs.example.com/com/meta-utf16" in table.out
+    assert "docs.example.com/com/xml-declaration" in table.out
 
     csv_run = run_audit("--sidecar", str(sidecar), "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(csv_run.out)))
