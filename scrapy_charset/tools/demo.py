@@ -221,8 +221,9 @@ def render_stats(outcome: CrawlOutcome) -> str:
         return "\n".join([*lines, "    (none)"])
     if max(map(display_width, cells)) >= COLUMN:
         return "\n".join(lines + [" " * INDENT + cell for cell in cells])
-    half = (len(cells) + 1) // 2
-    for left, right in zip(cells[:half], cells[half:] + [""], strict=True):
+    half = (len(cells) + 1) // 2  # the left column; the right one a cell shorter if odd
+    rights = cells[half:] + [""] * (2 * half - len(cells))
+    for left, right in zip(cells[:half], rights, strict=True):
         lines.append((" " * INDENT + fit(left, COLUMN) + right).rstrip())
     return "\n".join(lines)
 

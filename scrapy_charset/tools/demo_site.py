@@ -112,6 +112,30 @@ _LONG_STYLE = (
 )
 
 
+# Undeclared pages that a byte-statistics guesser (charset-normalizer, which stock Scrapy 2.19
+# falls back to) gets wrong and browsers get right: a Japanese notice in EUC-JP, the encoding of
+# many older Japanese sites, and a Lithuanian weather report in windows-1257.
+_JA_NOTICE = (
+    "<p>いつも当サイトをご利用いただき、誠にありがとうございます。</p>\n"
+    "<p>四月一日より、お問い合わせ窓口の営業時間を次のとおり変更いたします。平日は午前九時から"
+    "午後六時まで、土曜日は午前十時から午後五時までとなります。"
+    "日曜日と祝日はお休みをいただきます。</p>\n"
+    "<p>電子メールでのお問い合わせは、これまでどおり二十四時間受け付けております。返信までに"
+    "二、三日かかる場合がございますので、あらかじめご了承ください。</p>\n"
+    "<p>ご不便をおかけいたしますが、何とぞよろしくお願い申し上げます。</p>\n"
+)
+
+_LT_WEATHER = (
+    "<p>Hidrometeorologijos tarnyba praneša, kad šiąnakt daugelyje Lietuvos rajonų "
+    "temperatūra nukris iki dviejų ar trijų laipsnių šalčio. Ūkininkams patariama uždengti "
+    "daržoves ir jaunus vaismedžius.</p>\n"
+    "<p>Dieną bus saulėta, vėjas silpnas, oro temperatūra pakils iki dvylikos laipsnių. "
+    "Savaitgalį žadama lietaus, ypač pajūryje ir šiaurės vakarų Žemaitijoje.</p>\n"
+    "<p>Sinoptikai primena, kad vairuotojai turėtų būti atsargūs: ankstų rytą ant tiltų ir "
+    "viadukų gali susidaryti plikledis.</p>\n"
+)
+
+
 def _build_pages() -> tuple[DemoPage, ...]:
     return (
         _page(
@@ -260,6 +284,28 @@ def _build_pages() -> tuple[DemoPage, ...]:
             encoding="windows-1252",
             rule="default",
             head='<meta charset="utf-7">\n',
+        ),
+        _page(
+            "euc-jp-undeclared",
+            "Japanese EUC-JP with no declaration anywhere",
+            "text/html",
+            "お問い合わせ窓口の営業時間変更について",
+            "euc_jp",
+            encoding="EUC-JP",
+            rule="detection",
+            filler=_JA_NOTICE,
+            lang="ja",
+        ),
+        _page(
+            "windows-1257-undeclared",
+            "Lithuanian windows-1257 with no declaration anywhere",
+            "text/html",
+            "Vilniuje šiąnakt žadama šalnų",
+            "windows-1257",
+            encoding="windows-1257",
+            rule="detection",
+            filler=_LT_WEATHER,
+            lang="lt",
         ),
     )
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from scrapy_charset.sniffing import decode_html, sniff
-from scrapy_charset.tools.demo import display_width, fit, printable
+from scrapy_charset.tools.demo import CrawlOutcome, display_width, fit, printable, render_stats
 from scrapy_charset.tools.demo_site import PAGES, DemoPage, encode_windows_1252, serve
 from tests.support.scrapy_compat import W3LIB_STANDARD
 
@@ -87,7 +87,7 @@ def test_late_meta_pages_declare_past_the_prescan() -> None:
 
 
 def test_undeclared_and_bom_pages_carry_no_declaration() -> None:
-    for slug in ("shift-jis-undeclared", "utf8-bom"):
+    for slug in ("shift-jis-undeclared", "utf8-bom", *sorted(UNDECLARED_GARBLED)):
         demo = page(slug)
         assert demo.content_type == "text/html"
         assert b"charset" not in demo.body
@@ -183,7 +183,11 @@ def test_expected_text_is_what_chromium_shows() -> None:
 # <meta> UTF-16 is taken literally.
 # From w3lib 2.6 on, stock Scrapy decodes windows-1252 as the standard does and reads a
 # <meta> naming UTF-16 as UTF-8, as browsers do.
-STOCK_GARBLES = (
+# Undeclared legacy pages: Scrapy 2.11 reads them as cp1252; Scrapy 2.19 guesses with
+# charset-normalizer, which takes the Lithuanian page for cp1252 and finds no encoding for the
+# EUC-JP one (so Scrapy falls back to ascii, which w3lib 2.6 decodes as windows-1252).
+UNDECLARED_GARBLED = {"euc-jp-undeclared", "windows-1257-undeclared"}
+STOCK_GARBLES = UNDECLARED_GARBLED | (
     {"xml-declaration"} if W3LIB_STANDARD else {"windows-1252-c1", "xml-declaration", "meta-utf-16"}
 )
 
@@ -268,3 +272,17 @@ def test_demo_serve_mode_reports_a_port_it_cannot_use() -> None:
     assert done.returncode == 2
     assert f"cannot serve on 127.0.0.1 port {site.port}" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 3, 25, 26])
+def test_stats_are_rendered_two_to_a_line_for_any_count(count: int) -> None:
+    # An even number of charset/... stats made the demo raise (a ValueError from zip).
+    stats = {f"charset/encoding/e{i:02}": i + 1 for i in range(count)}
+    stats["downloader/request_count"] = 3  # not a charset/ key: left out
+    lines = render_stats(CrawlOutcome("plugin", stats=stats)).splitlines()
+    assert lines[0] == "plugin stats (charset/...):"
+    shown = " ".join(lines[1:])
+    for i in range(count):
+        assert f"charset/encoding/e{i:02}: {i + 1}" in shown
+    assert "downloader" not in shown
+    assert len(lines) - 1 == max(1, (count + 1) // 2)
