@@ -21,19 +21,13 @@ import re
 import sys
 import warnings
 from collections.abc import Callable
-from functools import cache, lru_cache
+from functools import cache, lru_cache, wraps
 from typing import TYPE_CHECKING, Any
 
 import w3lib.encoding as _w3lib_encoding
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Headers, HtmlResponse, Request, Response, TextResponse, XmlResponse
-from w3lib.encoding import (
-    html_body_declared_encoding,
-    http_content_type_encoding,
-    read_bom,
-    resolve_encoding,
-)
 
 from .._namedtuple import NamedTuple
 from .._regex import lazy_compile
@@ -87,12 +81,42 @@ from .settings import read_settings
 # w3lib 2.6 on decodes as the Encoding Standard (through frostwork): labels resolve to the
 # standard's encodings only, to_unicode and html_to_unicode decode with the standard's decoders,
 # a UTF-32LE BOM reads as UTF-16LE's and a UTF-16 XML declaration without a BOM as UTF-16, and
-# a <meta> is found by the HTML Standard's prescan of the first 1,024 bytes (a UTF-16 label
-# read as UTF-8, x-user-defined as windows-1252). Before 2.6, Python's codecs decode what
-# Python's codec lookup resolves, and a <meta> is read by w3lib's regular expressions in the
-# first 4,096 bytes. The model of stock Scrapy (the charset/changed statistic) follows the
-# w3lib installed. (html_encoding() is new in 2.6.0.)
+# a <meta> is found as browsers find it, late ones included (a UTF-16 label read as UTF-8,
+# x-user-defined as windows-1252). Before 2.6, Python's codecs decode what Python's codec
+# lookup resolves, and a <meta> is read by w3lib's regular expressions in the first 4,096
+# bytes. The model of stock Scrapy (the charset/changed statistic) follows the w3lib installed.
+# (html_encoding() is new in 2.6.0.)
 W3LIB_DECODES_THE_STANDARD = hasattr(_w3lib_encoding, "html_encoding")
+
+
+class StockScrapyFails(RuntimeError):
+    """w3lib failed where stock Scrapy asks it the same (its ``.text`` fails too): a panic of
+    w3lib 2.6's compiled code (frostwork's scan panics on a body ending in ``<meta``), which
+    pyo3 raises as ``PanicException``, a ``BaseException`` no ``except Exception`` catches."""
+
+
+def _panics_as_errors(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` (w3lib's, for the model of stock Scrapy), a panic of compiled code raised
+    as :class:`StockScrapyFails`: an error like any other, never one that leaves the crawl."""
+
+    @wraps(function)
+    def call(*args: Any) -> Any:
+        try:
+            return function(*args)
+        except Exception:
+            raise
+        except BaseException as exc:
+            if type(exc).__name__ != "PanicException":  # KeyboardInterrupt, SystemExit...
+                raise
+            raise StockScrapyFails(f"w3lib's {function.__name__} panicked: {exc}") from exc
+
+    return call
+
+
+html_body_declared_encoding = _panics_as_errors(_w3lib_encoding.html_body_declared_encoding)
+http_content_type_encoding = _panics_as_errors(_w3lib_encoding.http_content_type_encoding)
+read_bom = _panics_as_errors(_w3lib_encoding.read_bom)
+resolve_encoding = _panics_as_errors(_w3lib_encoding.resolve_encoding)
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -431,7 +455,7 @@ class CharsetMiddleware:
                 return None
             outcome = plan.header_outcome
             if outcome is None:  # no charset a browser or stock Scrapy knows in the header
-                if not plan.reads_meta:
+                if not plan.reads_meta or _stock_scan_panics(body):
                     return None
                 if plan.xml:
                     outcome = _xml_declaration_outcome(body, content_type)
@@ -748,6 +772,21 @@ def _over_document(plan: _Plan, body: bytes, outcome: _Outcome, bom_codec: str |
         outcome = overriding
     plan.last_meta[0] = (body[:end], outcome)
     return outcome
+
+
+def _stock_scan_panics(body: bytes) -> bool:
+    """Whether w3lib 2.6's scan for a ``<meta>`` (frostwork 0.2) panics on ``body``, so that
+    stock Scrapy's ``.text`` raises where it reads the body's declaration: a body ending in
+    ``<meta`` in any letter case (the one class found by fuzzing its scan). The general path
+    then decides, where the statistic counts the failure (:class:`StockScrapyFails`)."""
+    return (
+        W3LIB_DECODES_THE_STANDARD
+        and body[-1:] in _LAST_OF_META
+        and body[-5:].lower() == b"<meta"
+    )
+
+
+_LAST_OF_META = (b"a", b"A")
 
 
 def _leading_meta_outcome(plan: _Plan, body: bytes) -> _Outcome | None:
@@ -1164,7 +1203,10 @@ def stock_text_differs(
     the text holds U+FFFD: error recovery may differ); for other codecs, unless the body is
     ASCII and both codecs are ASCII-compatible (unknown if the text holds U+FFFD).
     """
-    stock = stock_scrapy_codec(body, content_type, valid_utf8=_valid_utf8(text, decision))
+    try:
+        stock = stock_scrapy_codec(body, content_type, valid_utf8=_valid_utf8(text, decision))
+    except StockScrapyFails:
+        return True  # stock Scrapy's .text raises: the page's text is the plugin's alone
     if stock is None:
         return None
     return _differs(_comparison(decision.encoding, stock), body, text)
@@ -1255,7 +1297,8 @@ def _valid_utf8(text: str, decision: Decision) -> bool | None:
         # Sniffing also takes a body cut inside the last character, and text with a few
         # invalid bytes, for UTF-8 (a U+FFFD: valid or not, unknown without decoding again).
         return None if "\ufffd" in text else True
-    if decision.source in _GUESSED and decision.encoding in _LEGACY:
+    # (Not where a label no browser knows was ignored: no body is checked for UTF-8 then.)
+    if decision.source in _GUESSED and decision.encoding in _LEGACY and not decision.overridden:
         return False
     return None
 

@@ -630,3 +630,79 @@ def test_a_body_is_checked_for_ascii_once(monkeypatch: pytest.MonkeyPatch) -> No
     for data in (b"abc", b"\xe9", bytearray(b"x" * 5000), b"x" * 5000 + b"\x80", b"x" * 5000):
         for _ in range(2):
             assert fast.is_ascii(data) is data.isascii()
+
+
+@pytest.mark.parametrize("general", [False, True], ids=["certain path", "general path"])
+@pytest.mark.parametrize(
+    "body",
+    [b"<meta", b"<p>cut short <META", b"<html><head><title>x</title><Meta",
+     "<p>Größe <meta".encode("cp1252"), b"\xef\xbb\xbf<p>x<meta", b"<p>fine<meta "],
+)  # fmt: skip
+def test_a_body_whose_stock_scan_fails_is_taken_over(body: bytes, general: bool) -> None:
+    """w3lib 2.6's scan for a <meta> panics on a body ending in "<meta" (pyo3's
+    PanicException, a BaseException: stock Scrapy's .text raises it). The plugin reads such a
+    page as a browser does, and counts it as changed wherever stock Scrapy's .text raises."""
+    fresh, crawler = middleware()
+    mw = _general(fresh) if general else fresh
+    try:
+        stock: str | None = HtmlResponse("http://example.com/", body=body).text
+    except BaseException as exc:  # noqa: BLE001 (a PanicException is no Exception)
+        assert type(exc).__name__ == "PanicException"
+        assert W3LIB_STANDARD
+        stock = None
+    request = Request("http://example.com/")
+    response = HtmlResponse(request.url, body=body, request=request)
+    result = mw.process_response(request, response)
+    text, decision = decode_html(body, None)
+    assert (result.text, result.charset_decision) == (text, decision)
+    stats = charset_stats(crawler)
+    assert not [key for key in stats if key.startswith("charset/error")]
+    assert ("charset/changed" in stats) is (stock is None or stock != text)
+    # (Not after a BOM: stock Scrapy reads no declaration then.)
+    scanned = not body.startswith(b"\xef\xbb\xbf")
+    assert (stock is None) is (W3LIB_STANDARD and scanned and body[-5:].lower() == b"<meta")
+
+
+def test_a_panic_of_w3lib_is_an_error_the_statistic_reports(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The class: any of w3lib's functions the model of stock Scrapy calls failing with a
+    panic of compiled code (a BaseException named PanicException) is turned into an error
+    (StockScrapyFails), never one that leaves process_response; other BaseExceptions
+    (KeyboardInterrupt) are not caught."""
+
+    class PanicException(BaseException):
+        pass
+
+    def panics(*args: Any) -> Any:
+        raise PanicException("index out of range")
+
+    for name in ("html_body_declared_encoding", "http_content_type_encoding", "read_bom",
+                 "resolve_encoding"):  # fmt: skip
+        wrapped = middleware_module._panics_as_errors(panics)
+        with pytest.raises(middleware_module.StockScrapyFails):
+            wrapped(b"<p>")
+        monkeypatch.setattr(middleware_module, name, wrapped)
+    middleware_module._stock_ascii_codec.cache_clear()
+    middleware_module._cached_stock_header_codec.cache_clear()
+    try:
+        for body, header in [(b"<p>x</p>", None), (b"<p>caf\xe9</p>", "text/html; charset=koi8-r"),
+                             (b"\xff\xfe<\x00p\x00>\x00", None), (b"<meta charset=gbk><p>x", None)]:  # fmt: skip  # noqa: E501
+            mw, crawler = middleware()
+            _general(mw)
+            headers = Headers({} if header is None else {"Content-Type": header})
+            request = Request("http://example.com/")
+            response = HtmlResponse(request.url, headers=headers, body=body, request=request)
+            result = mw.process_response(request, response)
+            assert (result.text, result.charset_decision) == decode_html(body, header)
+            stats = charset_stats(crawler)
+            assert not [key for key in stats if key.startswith("charset/error")], stats
+    finally:
+        middleware_module._stock_ascii_codec.cache_clear()
+        middleware_module._cached_stock_header_codec.cache_clear()
+
+    def interrupted(*args: Any) -> Any:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        middleware_module._panics_as_errors(interrupted)(b"<p>")
