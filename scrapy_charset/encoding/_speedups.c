@@ -726,6 +726,22 @@ ascii_block64(const unsigned char *s)
               words[7]) & 0x8080808080808080ULL);
 }
 
+/* Whether the 64 bytes at s hold no byte 0x80-0x9F (top three bits 100): each such byte is
+ * made zero, and a word holding a zero byte is found by the classic test (exact for whether
+ * there is one: without a zero byte nothing borrows). */
+static inline int
+no_c1_block64(const unsigned char *s)
+{
+    uint64_t words[8];
+    memcpy(words, s, sizeof words);
+    uint64_t found = 0;
+    for (int k = 0; k < 8; k++) {
+        const uint64_t v = (words[k] & 0xE0E0E0E0E0E0E0E0ULL) ^ 0x8080808080808080ULL;
+        found |= (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;
+    }
+    return !found;
+}
+
 static PyObject *
 speedups_decode_single_byte(PyObject *module, PyObject *args)
 {
@@ -752,6 +768,12 @@ speedups_decode_single_byte(PyObject *module, PyObject *args)
         }
     }
     int ascii_as_is = memcmp(map, ascii, sizeof ascii) == 0;
+    /* Whether the table maps every byte but 0x80-0x9F to itself (windows-1252: Latin-1 text,
+     * or UTF-8 read as windows-1252, is mostly blocks without those bytes). */
+    int latin1_as_is = ascii_as_is;
+    for (int b = 0xA0; b < 0x100 && latin1_as_is; b++) {
+        latin1_as_is = map[b] == b;
+    }
     const unsigned char *s = (const unsigned char *)view.buf;
     Py_ssize_t n = view.len;
     /* A leading run of ASCII bytes, found eight at a time, is copied as it is where the table
@@ -778,9 +800,10 @@ speedups_decode_single_byte(PyObject *module, PyObject *args)
      * until a block holds a character above U+00FF; from that block on in 2-byte ones (the
      * characters written so far are widened). Where the first block holds one (Cyrillic,
      * Greek... text), the 2-byte string is written at once: no 1-byte one is held meanwhile.
-     * A block of ASCII bytes is copied as it is; in the others, a table lookup per byte,
-     * without branches, is faster than taking runs of ASCII bytes apart (on text as on
-     * random bytes). */
+     * A block of ASCII bytes is copied as it is, and so is one without bytes 0x80-0x9F where
+     * the table maps all others to themselves (windows-1252); in the others, a table lookup
+     * per byte, without branches, is faster than taking runs of ASCII bytes apart (on text
+     * as on random bytes). */
     Py_UCS2 bits = 0;
     const Py_ssize_t first_end = prefix + 64 < n ? prefix + 64 : n;
     for (Py_ssize_t j = prefix; j < first_end; j++) {
@@ -799,6 +822,13 @@ speedups_decode_single_byte(PyObject *module, PyObject *args)
             const Py_ssize_t end = i + 64 < n ? i + 64 : n;
             if (ascii_as_is && end - i == 64 && ascii_block64(s + i)) {
                 memcpy(narrow + i, s + i, 64);
+                i = end;
+                continue;
+            }
+            if (latin1_as_is && end - i == 64 && no_c1_block64(s + i)) {
+                /* Bytes that are their own characters, not all ASCII (tested first). */
+                memcpy(narrow + i, s + i, 64);
+                bits |= 0xFF;
                 i = end;
                 continue;
             }

@@ -589,6 +589,15 @@ def _is_no_language(sample: bytes, top: float) -> bool:
     return top < 0 and _high_bytes(sample) >= _NO_LANGUAGE_BYTES
 
 
+# C0 control codes but tab, newline, form feed and carriage return (and ESC, which ISO-2022
+# text has): in binary data, not in text.
+_CONTROL_CODES = bytes([*range(0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20), 0x7F])
+
+
+def _has_control_codes(data: bytes) -> bool:
+    return len(data.translate(None, _CONTROL_CODES)) != len(data)
+
+
 # How many places in the rest of the page the tied readings are compared on, at most.
 _WINDOW_PLACES = 64
 
@@ -775,6 +784,7 @@ def choose_single_byte(
         prefer_signs_in_english,
         prefer_words,
         ranked_readings,
+        readings_below_zero,
     )
 
     if candidates is None:
@@ -789,6 +799,14 @@ def choose_single_byte(
                 ruled_out = _readings_without_micro_sign()
             sample, ranked = neutral, None
     if ranked is None or candidates != CANDIDATES:
+        if _high_bytes(sample) >= _NO_LANGUAGE_BYTES and _has_control_codes(sample):
+            # Binary data (a mislabelled image or PDF: control codes no text has) that every
+            # reading scores below zero: text of no language, as found below once ranked
+            # (no ISO-8859 reading is among them for bytes 0x80-0x9F to rule out), without
+            # ranking the readings (some 200 us).
+            pool = readings_below_zero(sample, candidates, ruled_out)
+            if pool is not None and ISO_8859.isdisjoint(pool):
+                return None
         ranked = ranked_readings(sample, candidates, ruled_out)
     if not ISO_8859.isdisjoint(ranked.best + ranked.near) and _has_c1(window):
         # (Only when an ISO-8859 reading is among the best or near them can ruling them out

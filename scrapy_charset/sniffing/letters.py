@@ -1310,6 +1310,62 @@ def _near_non_ascii(sample: bytes) -> bytes:
     return b"\n".join(_NON_ASCII_RUNS.findall(sample))
 
 
+def _scored(sample: bytes, high: int) -> bytes:
+    """The part of ``sample`` (with ``high`` non-ASCII bytes) the context scores look at."""
+    return sample if _mostly_non_ascii(sample, high) else _near_non_ascii(sample)
+
+
+def _mostly_non_ascii(sample: bytes, high: int) -> bool:
+    """Whether the context of ``sample`` (with ``high`` non-ASCII bytes) is scored on all of
+    it: text of a non-Latin script is mostly non-ASCII, its runs would be nearly all of it."""
+    return 4 * high > len(sample)
+
+
+def _pool(
+    keys: list[int], candidates: tuple[str, ...], ruled_out: frozenset[str]
+) -> tuple[str, ...]:
+    """The readings ranked: the ``candidates`` not ``ruled_out`` that read none of the
+    non-ASCII bytes ``keys`` (- 0x80) as broken; all ``candidates`` when none is left."""
+    present = frozenset(keys)
+    intact = tuple(
+        name
+        for name in candidates
+        if name not in ruled_out and present.isdisjoint(_broken_keys(name))
+    )
+    return intact or candidates
+
+
+def readings_below_zero(
+    sample: bytes, candidates: tuple[str, ...] = CANDIDATES, ruled_out: frozenset[str] = frozenset()
+) -> tuple[str, ...] | None:
+    """The readings ``ranked_readings`` ranks (its pool), when each of them is shown to score
+    below zero, so that its best ``score`` is below zero too; ``None`` when a reading is not
+    shown to (it may still score below zero). Shown by a bound on each reading's score: the
+    bound on its letters that ranking starts from, plus the two-letter misplaced patterns
+    (``_pair_count``), a part of the context score whose other parts are never positive
+    either. Some 10 us a reading, where ranking scores each language and the whole context
+    (binary data, in the five encodings that read no byte as broken: some 200 us). The
+    readings with the best letters come first: text is given up on at once; so is a sample
+    mostly of ASCII bytes (binary data is not), whose context is scored on its runs of
+    non-ASCII bytes, slower to find than a few readings are to rank."""
+    keys, numbers = _byte_counts(sample)
+    if not _mostly_non_ascii(sample, sum(numbers)):
+        return None
+    weights_of = _getter(keys)
+    pool = _pool(keys, candidates, ruled_out)
+    # (As ranking bounds the letters, with the prior.)
+    letters_bounds = {
+        name: sum(map(mul, numbers, weights_of(_best_weights(name)))) + _PRIOR.get(name, 0.0)
+        for name in pool
+    }
+    for name in sorted(pool, key=letters_bounds.__getitem__, reverse=True):
+        # (Counted on the classes _context_score counts them on: the sample's.)
+        pairs = _pair_count(b" " + sample.translate(_class_table(name)))
+        if letters_bounds[name] + _CONTEXT * pairs >= -_EPSILON:
+            return None
+    return pool
+
+
 class Ranking(NamedTuple):
     """The readings that score best (``best``, in candidate order), their ``score``, and the
     other readings scoring within a small margin below it (``near``, in candidate order)."""
@@ -1325,15 +1381,8 @@ def ranked_readings(
     """``best_readings``, their score, and the readings near them."""
     keys, numbers = _byte_counts(sample)
     high = sum(numbers)
-    # (Text of a non-Latin script is mostly non-ASCII: the runs would be nearly all of it.)
-    scored = sample if 4 * high > len(sample) else _near_non_ascii(sample)
-    present = frozenset(keys)
-    intact = [
-        name
-        for name in candidates
-        if name not in ruled_out and present.isdisjoint(_broken_keys(name))
-    ]
-    pool = intact or candidates
+    scored = _scored(sample, high)
+    pool = _pool(keys, candidates, ruled_out)
     # Readings are scored in full in the order of a bound on their score, until no bound can
     # beat the best. The bound is first their bytes' best weights over all their languages
     # (the context scores are never positive), then, when that comes first, tightened by the

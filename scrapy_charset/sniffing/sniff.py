@@ -16,7 +16,8 @@ it, mojibake included.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
+from types import ModuleType
 
 from ..encoding import (
     UTF_8,
@@ -386,15 +387,22 @@ def _as_chromium_reads(
 ) -> tuple[Encoding, Source]:
     """The encoding and source for a page labelled with a name no browser knows
     (:func:`.unknown_labels.as_chromium_shows`)."""
-    # Imported here: only pages with such a label need it (and the letter statistics it loads).
-    from .unknown_labels import as_chromium_shows
-
     settled, quick = fast_path(data)
     if settled and quick is None:  # pure ASCII
         return WINDOWS_1252, Source.DEFAULT
     tld = tld_of(url) if tld_hint else None
     detected = quick if settled else _run_detector(detector, data, tld)
-    return as_chromium_shows(data, tld, detected, detector is not None)
+    return _unknown_labels().as_chromium_shows(data, tld, detected, detector is not None)
+
+
+@cache
+def _unknown_labels() -> ModuleType:
+    """:mod:`.unknown_labels`, imported on first use: only pages labelled with an unknown name
+    need it (and the letter statistics it loads). (An import statement in the function that
+    uses it would cost more than a microsecond a page.)"""
+    from . import unknown_labels
+
+    return unknown_labels
 
 
 def _run_detector(detector: Detector | None, data: bytes, tld: str | None) -> Encoding | None:

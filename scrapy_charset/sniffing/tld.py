@@ -66,6 +66,8 @@ def tld_of(url: str | bytes | None) -> str | None:
     label = host.rsplit(".", 1)[-1]
     if not label or label.isdigit() or ":" in host:
         return None
+    if label.isascii():  # (what the IDNA codec gives back for it, without the codec's cost)
+        return label.lower()
     try:
         # Internationalized TLDs are compared in their Punycode form.
         return label.encode("idna").decode("ascii").lower()

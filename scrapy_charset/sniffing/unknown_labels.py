@@ -278,15 +278,18 @@ def as_chromium_shows(
     text in a code page no browser has (:func:`_shown_for_text`), then the sibling its
     detector picks for what the detector here found (:func:`_shown_for_detected`), and for
     nothing detected or valid UTF-8 (`utf8mb4`) the TLD's entry or windows-1252."""
-    window = detection_window(data, PREFIX_BYTES)  # what the detectors read
-    # (The sample the rules were measured on, a short page's text twice: see raw_fill_sample.)
-    sample = raw_fill_sample(window)
-    if detecting and detected not in _NEVER_DETECTED_BY_CHROMIUM:
-        by_text = _shown_for_text(sample, window, tld, detected)
-        if by_text is not None:
-            return by_text
-    if detected is not None and detected not in _NEVER_DETECTED_BY_CHROMIUM:
-        return get_encoding(_shown_for_detected(sample, window, tld, detected)), Source.DETECTION
+    if detected not in _NEVER_DETECTED_BY_CHROMIUM and (detecting or detected is not None):
+        window = detection_window(data, PREFIX_BYTES)  # what the detectors read
+        # (The sample the rules were measured on, a short page's text twice: see
+        # raw_fill_sample.)
+        sample = raw_fill_sample(window)
+        if detecting:
+            by_text = _shown_for_text(sample, window, tld, detected)
+            if by_text is not None:
+                return by_text
+        if detected is not None:
+            shown = _shown_for_detected(sample, window, tld, detected)
+            return get_encoding(shown), Source.DETECTION
     # Nothing detected, or an encoding Chromium never detects (UTF-8): its TLD table decides
     # (for UTF-8 measured; its table differs from the Standard's on a few TLDs).
     never = detected is not None

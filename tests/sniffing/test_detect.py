@@ -641,14 +641,22 @@ def test_quotes_are_made_neutral_in_latin_script_text_only(
 
     from scrapy_charset.sniffing import letters
 
+    # (Random bytes are text of no language: their readings are bounded, not ranked, and the
+    # samples of both are recorded.)
     ranked: list[bytes] = []
     ranked_readings = letters.ranked_readings
+    readings_below_zero = letters.readings_below_zero
 
     def recording(sample: bytes, *args: Any) -> Any:
         ranked.append(sample)
         return ranked_readings(sample, *args)
 
+    def recording_bounded(sample: bytes, *args: Any) -> Any:
+        ranked.append(sample)
+        return readings_below_zero(sample, *args)
+
     monkeypatch.setattr(letters, "ranked_readings", recording)
+    monkeypatch.setattr(letters, "readings_below_zero", recording_bounded)
     for seed in range(5):
         body = b"<html><body>" + random.Random(seed).randbytes(30_000)
         raw = text_sample(detection_window(body, PREFIX_BYTES))
