@@ -189,8 +189,48 @@ def test_boundary_is_the_reference_last_cut(name: str) -> None:
             assert decoder.decode(data[:cut]) + decoder.decode(data[cut:]) == decoder.decode(data)
 
 
+LATIN1 = bytes([*range(0x80), *range(0xA0, 0x100)])
+
+
+def _latin1_block_inputs() -> list[bytes]:
+    """Where a table maps every byte but 0x80-0x9F to itself (windows-1252), a block of 64
+    bytes without those is copied as it is: inputs around such blocks."""
+    rng = random.Random("latin1-blocks")
+    inputs = []
+    # Blocks of Latin-1 bytes (ASCII or not), after every length of leading ASCII run and a
+    # first non-ASCII byte, then a byte 0x80-0x9F (looked up; in windows-1252 beyond U+00FF
+    # or not) at every place of a later block, or a character of each width after them.
+    for lead in (0, 1, 7, 8, 9, 63, 64, 65):
+        for blocks in (1, 2, 3):
+            body = bytes(rng.choice(LATIN1) for _ in range(64 * blocks))
+            for first in (b"\xe9", b"\xa0", b"\x80", b"\x81"):
+                start = b"a" * lead + first
+                inputs.append(start + body)
+                inputs.append(start + body + b"z" * rng.randrange(64))
+                for byte in (0x80, 0x81, 0x8D, 0x9F, 0xA0, 0xFF, 0x41):
+                    for at in (0, 1, 31, 62, 63, 64, 65, 100, 127):
+                        inputs.append(start + body[:at] + bytes([byte]) + body[at:])
+    # Latin-1 text blocks only after ASCII blocks (the string must stay of the 1-byte kind,
+    # and of the ASCII kind where no byte beyond 0x7F is left).
+    inputs.append(b"a" * 200 + b"\xe9" * 64 + b"b" * 100)
+    inputs.append(b"a" * 200 + b"\xa0" + b"b" * 300)
+    inputs.append(b"\xe9" * 640)
+    # Long mixed input: Latin-1 text with a few windows-1252 signs, and random bytes.
+    for _ in range(50):
+        text = bytearray(rng.choice(LATIN1) for _ in range(rng.randrange(1, 2000)))
+        for _ in range(rng.randrange(0, 4)):
+            text[rng.randrange(len(text))] = rng.randrange(0x80, 0xA0)
+        inputs.append(bytes(text))
+        inputs.append(rng.randbytes(rng.randrange(1, 2000)))
+    return inputs
+
+
 @needs_compiled
-@pytest.mark.parametrize("name", ["windows-1252", "windows-1251", "ISO-8859-2", "x-user-defined"])
+@pytest.mark.parametrize(
+    "name",
+    ["windows-1252", "windows-1251", "ISO-8859-2", "x-user-defined", "windows-1254",
+     "ISO-8859-15", "macintosh"],
+)  # fmt: skip
 def test_single_byte_table_decoder(name: str) -> None:
     # Every byte in every position, ASCII-only and Latin-1-only input (narrowest string kind).
     assert cjk.compiled is not None
@@ -218,6 +258,7 @@ def test_single_byte_table_decoder(name: str) -> None:
         for run in (63, 64, 65, 127, 128, 129, 200):
             for byte in (0x80, 0xE9, 0xFF):
                 inputs.append(b"a" * lead + b"\xe9" + b"b" * run + bytes([byte]) + b"c" * 70)
+    inputs += _latin1_block_inputs()
     for data in inputs:
         expected = reference.decode_without_bom(data, encoding)
         text = cjk.compiled.decode_single_byte(data, table)
