@@ -304,15 +304,15 @@ def callgrind_total(path: str) -> int:
     raise SystemExit(f"no instruction count in {path}")
 
 
-def count_instructions(urls: list[str], keep: str | None = None) -> None:
+def count_instructions(urls: list[str], keep: str | None = None, body_only: bool = False) -> None:
     """One crawl of each kind under callgrind: instructions per page and their ratio. With
     ``keep`` (a directory), callgrind's output files stay there (``callgrind.plain``,
-    ``callgrind.charset``) for ``callgrind_annotate``."""
+    ``callgrind.charset``) for ``callgrind_annotate``; ``body_only`` as ``--body-only``."""
     with tempfile.TemporaryDirectory() as tmp:
         counts = {}
         for charset in (False, True):
             name = "callgrind." + ("charset" if charset else "plain")
-            result = crawl(urls, charset, os.path.join(keep or tmp, name))
+            result = crawl(urls, charset, os.path.join(keep or tmp, name), body_only=body_only)
             assert result["pages"] == len(urls), result
             counts[charset] = result["instructions"]
     plain, ours = counts[False], counts[True]
@@ -368,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
         + ("callgrind" if args.instructions else f"{args.rounds} rounds")
     )
     if args.instructions:
-        count_instructions(urls, args.keep)
+        count_instructions(urls, args.keep, args.body_only)
         stop_server()
         return 0
     ratios, plain_cpu, charset_cpu, plain_rate, charset_rate = [], [], [], [], []
