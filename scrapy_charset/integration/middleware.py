@@ -300,6 +300,8 @@ class CharsetMiddleware:
             content_type = dict.get(headers, b"Content-Type") or []
         else:
             content_type = headers.getlist(b"Content-Type")
+        if len(content_type) > 1:
+            content_type = _one_if_repeated(content_type)
         explicit = None if label is None else self._explicit(response, label)
         certain = None
         if explicit is None and decoding.forced is None:
@@ -772,6 +774,22 @@ def _over_document(plan: _Plan, body: bytes, outcome: _Outcome, bom_codec: str |
         outcome = overriding
     plan.last_meta[0] = (body[:end], outcome)
     return outcome
+
+
+def _one_if_repeated(values: list[Any]) -> list[Any]:
+    """The ``Content-Type`` values, one where a server repeats one value (a hostile one, some
+    hundreds of times): a browser's and stock Scrapy's readings are those of the one value
+    where it holds no comma or quote (each of its repeats then changes nothing), and every
+    plan, cache and reading of the list would otherwise go through each repeat."""
+    first = values[0]
+    if (
+        type(first) is bytes
+        and values.count(first) == len(values)
+        and first.find(b",") < 0
+        and first.find(b'"') < 0
+    ):
+        return values[:1]
+    return values
 
 
 def _stock_scan_panics(body: bytes) -> bool:

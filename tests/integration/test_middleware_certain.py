@@ -17,7 +17,7 @@ from w3lib.encoding import read_bom
 from scrapy_charset.encoding import bom_sniff, lookup
 from scrapy_charset.integration import middleware as middleware_module
 from scrapy_charset.integration.middleware import CharsetMiddleware
-from scrapy_charset.sniffing import decode_html
+from scrapy_charset.sniffing import decode_html, decode_text
 from scrapy_charset.sniffing.documents import sniff_xml
 from scrapy_charset.sniffing.sniff import decode_as_decided, may_declare
 from tests.integration.test_middleware_support import charset_stats, middleware
@@ -706,3 +706,41 @@ def test_a_panic_of_w3lib_is_an_error_the_statistic_reports(
 
     with pytest.raises(KeyboardInterrupt):
         middleware_module._panics_as_errors(interrupted)(b"<p>")
+
+
+@pytest.mark.parametrize("general", [False, True], ids=["certain path", "general path"])
+@pytest.mark.parametrize(
+    "value",
+    [b"text/html; charset=x", b"text/html; charset=koi8-r", b"text/html", b"text/plain",
+     b"text/html; charset=koi8-r, text/html", b'text/html; charset="koi8-r"', b""],
+)  # fmt: skip
+def test_a_repeated_content_type_reads_as_the_whole_list(value: bytes, general: bool) -> None:
+    """A server repeating one Content-Type value (a hostile one, hundreds of times): the
+    decision, text and statistics are those of sniffing the whole list, as a browser reads
+    it, and stock Scrapy's reading of it (its last value) is compared."""
+    body = "<p>Привет, дом</p>".encode("koi8-r")
+    seen: list[dict[str, Any]] = []
+    for count in (1, 2, 300):
+        fresh, crawler = middleware({"CHARSET_RESPONSE_TYPES": "html, text"})
+        mw = _general(fresh) if general else fresh
+        headers = Headers()
+        for _ in range(count):
+            headers.appendlist(b"Content-Type", value)
+        request = Request("http://example.com/")
+        cls = TextResponse if value.startswith(b"text/plain") else HtmlResponse
+        response = cls(request.url, headers=headers, body=body, request=request)
+        expected = (decode_text if cls is TextResponse else decode_html)(
+            body, [value] * count, url=request.url
+        )
+        result = mw.process_response(request, response)
+        assert (result.text, result.charset_decision) == expected, count
+        seen.append(charset_stats(crawler))
+    # Stock Scrapy reads the last value: repeated, the statistics are those of one value.
+    if b"," not in value:
+        assert seen[0] == seen[1] == seen[2], seen
+    assert middleware_module._one_if_repeated([value] * 3) == (
+        [value] * 3 if b"," in value or b'"' in value else [value]
+    )
+    assert middleware_module._one_if_repeated([value, b"text/html"]) == [value, b"text/html"] or (
+        value == b"text/html"
+    )
