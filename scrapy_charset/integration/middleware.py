@@ -1020,7 +1020,10 @@ def _pinned_by_cache(response: Response, label: Any) -> bool:
     the same page would have had none."""
     if "cached" not in response.flags:
         return False
-    stock = stock_scrapy_codec(response.body, response.headers.get(b"Content-Type"))
+    try:
+        stock = stock_scrapy_codec(response.body, response.headers.get(b"Content-Type"))
+    except StockScrapyFails:  # stock Scrapy has no guess of its own to have stored
+        return False
     if stock is None:  # stock Scrapy would have guessed with its detector
         return True
     try:

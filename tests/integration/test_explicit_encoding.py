@@ -312,6 +312,18 @@ def test_a_cached_response_encoding_that_is_only_stock_scrapys_guess_is_not_expl
     assert "charset/explicit" not in charset_stats(crawler)
 
 
+def test_a_cached_response_whose_stock_reading_fails_keeps_its_encoding_as_given() -> None:
+    # With w3lib 2.6, stock Scrapy's reading of a body ending in "<meta" panics: it cannot
+    # have stored a guess of its own, so a cached response's encoding was given.
+    body = b"<html><head><title>t</title></head><body><p>caf\xe9</p><meta"
+    cached = HtmlResponse("http://example.com/", body=body, encoding="cp1252", flags=["cached"])
+    new, crawler = through(cached)
+    # (Before w3lib 2.6, stock Scrapy's guess: taken for one, and the page sniffed.)
+    assert (new.charset_decision.source.value == "explicit") is W3LIB_STANDARD
+    assert new.css("p::text").get() == "café"
+    assert not [key for key in charset_stats(crawler) if key.startswith("charset/error")]
+
+
 class Ambiguous:
     """A value without a truth value, like a numpy array or a pandas Series."""
 
