@@ -2256,6 +2256,41 @@ utf8_write_after(PyObject *text, Py_ssize_t k, Py_ssize_t length, Py_UCS4 maxcha
     return result;
 }
 
+/* Whether invalid sequences are dense among valid characters of 2-4 bytes from s[p] on (p:
+ * the first invalid sequence): UTF8_DENSE_ERRORS of them within UTF8_DENSE_BYTES bytes, with
+ * at least twice as many such characters. There (a stray byte after every few words of
+ * Cyrillic or CJK, table cells cut short) CPython's decoder, which replaces the same maximal
+ * subparts, is faster than utf8_write, whose blocks stop at each; not on stray bytes in ASCII
+ * text or random bytes, where utf8_write is the faster. */
+#define UTF8_DENSE_ERRORS 8
+#define UTF8_DENSE_BYTES 1024
+static int
+utf8_dense_errors(const unsigned char *s, Py_ssize_t n, Py_ssize_t p)
+{
+    const Py_ssize_t end = p + UTF8_DENSE_BYTES < n ? p + UTF8_DENSE_BYTES : n;
+    int errors = 0, wide = 0;
+    while (p < end) {
+        const unsigned b = s[p];
+        if (b < 0x80) {
+            p++;
+            continue;
+        }
+        const int second = p + 1 < n && utf8_second(b, s[p + 1]);
+        const int third = second && p + 2 < n && CONTINUATION(s[p + 2]);
+        const int fourth = third && p + 3 < n && CONTINUATION(s[p + 3]);
+        if (second && (b < 0xE0 || (third && b < 0xF0) || fourth)) {
+            wide++;
+            p += b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+            continue;
+        }
+        p += !second ? 1 : third ? 3 : 2; /* the maximal subpart, as utf8_write replaces it */
+        if (++errors == UTF8_DENSE_ERRORS) {
+            return wide >= 2 * UTF8_DENSE_ERRORS;
+        }
+    }
+    return 0;
+}
+
 /* s[0:n] decoded as UTF-8 with errors="replace". First in one pass as if it held nothing but
  * ASCII and characters U+0080-U+00FF (LATIN_PAIR), into a str of n characters (an ASCII one
  * while all is ASCII, copied as it is checked by copy_ascii): a page of such text is one pass.
@@ -2311,6 +2346,10 @@ utf8_decode(const unsigned char *s, Py_ssize_t n)
      * (a character a byte), which is then cut to what was written. That is the common case,
      * valid text around a stray byte. Else (random bytes) utf8_count learns the exact length
      * and kind first. */
+    if (utf8_dense_errors(s, n, stop)) { /* the whole input, CPython's reading */
+        Py_DECREF(text);
+        return PyUnicode_DecodeUTF8((const char *)s, n, "replace");
+    }
     Py_ssize_t before;
     Py_UCS4 widest;
     utf8_measure(s + i, stop - i, &before, &widest);

@@ -687,6 +687,24 @@ def test_utf8_a_run_cut_short_every_few_letters(blocks: bool) -> None:
     assert in_use or not blocks or platform.machine() not in ("x86_64", "AMD64")
 
 
+@needs_compiled
+def test_utf8_dense_errors_read_as_cpythons_decoder_reads_them() -> None:
+    # Eight invalid sequences within 1,024 bytes of the first: the input is handed to
+    # CPython's decoder whole (where the rest holds no 4-byte lead); fewer, or further apart,
+    # or with one (an emoji after them): the loop goes on. The same text, of the narrowest
+    # kind, on both sides of each limit.
+    for letter in ("a", "é", "ж", "中"):
+        width = len(letter.encode())
+        for gap in (*range(1, 9), *range(130 // width, 160 // width), 300 // width):
+            for count in (7, 8, 9, 40):
+                for error in (b"\xe9", b"\xe2\x82", b"\xf0\x9f\x98"):
+                    for before in (b"", b"x" * 13, "中".encode() * 5):
+                        body = before + ((letter * gap).encode() + error) * count
+                        _utf8_equal(body)
+                        _utf8_equal(body + "😀".encode())
+                        _utf8_equal(body + (letter * 50).encode())
+
+
 # -- UTF-8 errors (the compiled error path: utf8_count, then utf8_write replacing errors) ----
 # Where an error is met: at the start (the leading run is empty), inside the first 16-byte block
 # and across a 16- and a 64-byte block, after a run of U+0080-U+00FF (the leading run), after a
