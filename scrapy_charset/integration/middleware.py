@@ -69,7 +69,7 @@ from .response import (
     CharsetXmlResponse,
     DetectorGuard,
     TextHook,
-    _by_python_codec,
+    _explicit_encoding,
     codec_name,
     explicit_codec,
     explicit_label,
@@ -1049,6 +1049,7 @@ def stock_scrapy_codec(
     only for a statistic would cost as much as the decoding itself.
     """
     codec = (
+        # (From w3lib 2.6 on, a UTF-16LE XML declaration without a BOM, a NUL second, too.)
         ((body[:1] in _BOM_STARTS or body[1:2] == b"\x00") and read_bom(body)[0])
         or _stock_header_codec(content_type or b"")
         or _stock_body_codec(body)
@@ -1063,9 +1064,7 @@ def stock_scrapy_codec(
     return codec_name(codec)
 
 
-# The first bytes of w3lib's BOMs; from w3lib 2.6 on, a UTF-16LE XML declaration without a
-# BOM, which it also reads as one, has a NUL second.
-_BOM_STARTS = (b"\xef", b"\xfe", b"\xff", b"\x00")
+_BOM_STARTS = (b"\xef", b"\xfe", b"\xff", b"\x00")  # the first bytes of w3lib's BOMs
 
 
 @cache
@@ -1270,12 +1269,13 @@ def _comparison(ours: Encoding, stock: str) -> tuple[str, Any]:
     ``_OTHER``, a difference hidden by U+FFFD in the text is unknown.
 
     From w3lib 2.6 on, stock Scrapy decodes with the standard's decoder of the encoding its
-    codec name stands for (:func:`_standard_of_codec`)."""
-    theirs = _standard_of_codec(stock) if W3LIB_DECODES_THE_STANDARD else None
+    codec name stands for (a label of it, or its Python codec: as an explicit ``encoding=``
+    names one)."""
+    theirs = _explicit_encoding(stock) if W3LIB_DECODES_THE_STANDARD else None
+    if theirs is ours:
+        return _SAME, None
     if theirs is not None:
         ours_table, their_table = _single_byte_table(ours), _single_byte_table(theirs)
-        if theirs is ours:
-            return _SAME, None
         if ours_table is not None and their_table is not None:
             return _BYTES, _differing_bytes(ours_table, their_table)
         if ours in _ASCII_COMPATIBLE and theirs in _ASCII_COMPATIBLE:
@@ -1293,22 +1293,6 @@ def _comparison(ours: Encoding, stock: str) -> tuple[str, Any]:
     if _ascii_compatible(stock) and ours in _ASCII_COMPATIBLE:
         return _ASCII_SAME, None
     return _OTHER, None
-
-
-@cache
-def _standard_of_codec(codec: str) -> Encoding | None:
-    """The Encoding Standard's encoding w3lib 2.6 and later decode ``codec`` (a codec name
-    its functions return: ``"cp1252"``, ``"euc_jp"``, ``"utf-16-le"``, ``"replacement"``) with:
-    the encoding it is a label of, else the one whose Python codec it is; ``None`` for a
-    codec the standard has no encoding for."""
-    encoding = lookup(codec)
-    if encoding is not None:
-        return encoding
-    try:
-        canonical = codec_name(codec)
-    except LookupError:
-        return None
-    return _by_python_codec().get(canonical)
 
 
 def _valid_utf8(text: str, decision: Decision) -> bool | None:
