@@ -25,10 +25,13 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _QUOTED_STRING_TOKEN = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
 _NOT_QUOTE_OR_COMMA = lazy_compile(r'[^",]*')
-# The body of an HTTP quoted string after its opening quote: runs of plain code points, each
-# escape a backslash plus one code point. Stops at the closing quote, a lone final backslash
-# or the end. The alternatives start with different code points, so matching is linear.
-_QUOTED_BODY = lazy_compile(r'[^"\\]*(?:\\[\s\S][^"\\]*)*')
+# Part of the body of an HTTP quoted string after its opening quote: runs of plain code
+# points, each escape a backslash plus one code point, at most 4,096 escapes (re keeps a state
+# for each repeat of a group: on a hostile megabyte of escapes that memory made the match
+# several times slower than linear, so _quoted_body_end matches again after each 4,096).
+# Stops at the closing quote, a lone final backslash or the end; the alternatives start with
+# different code points, so matching is linear.
+_QUOTED_BODY_PART = lazy_compile(r'[^"\\]*(?:\\[\s\S][^"\\]*){0,4096}')
 _ESCAPE = lazy_compile(r"\\([\s\S])")
 # After ";", HTTP whitespace is skipped; a parameter with an empty name followed by ";" is
 # skipped whole, so a run of ";" and whitespace is one step (same result, linear time).
@@ -53,12 +56,23 @@ def _ascii_lower(text: str) -> str:
     return text.translate(_ASCII_LOWER)
 
 
+def _quoted_body_end(text: str, start: int) -> int:
+    """Where the body of the quoted string starting at ``start`` ends: at its closing quote,
+    a lone final backslash, or the end of ``text``."""
+    end = start
+    while True:
+        end = _QUOTED_BODY_PART.match(text, end).end()  # type: ignore[union-attr]
+        if end + 1 >= len(text) or text[end] != "\\":
+            return end
+        # (a backslash escaping a code point: the part stopped after 4,096 escapes)
+
+
 def collect_http_quoted_string(text: str, position: int, *, extract_value: bool) -> tuple[str, int]:
     """Fetch's "collect an HTTP quoted string" from the ``"`` at ``position``.
 
     Returns the collected string and the position after it.
     """
-    end = _QUOTED_BODY.match(text, position + 1).end()  # type: ignore[union-attr]
+    end = _quoted_body_end(text, position + 1)
     body = text[position + 1 : end]
     trailing_backslash = ""
     if end < len(text):

@@ -7,6 +7,7 @@ factor (linear work gives about 10x, quadratic about 100x); no test depends on a
 from __future__ import annotations
 
 import tracemalloc
+from collections.abc import Callable
 
 import pytest
 
@@ -25,36 +26,39 @@ def memory_bound_time(data: bytes) -> float:
     return best_time(lambda: data.decode("latin-1"))
 
 
-def assert_linear(small: float, large: float, touch: float = 0.0) -> None:
-    allowed = LINEAR * small + SLACK + 5 * touch
-    assert large <= allowed, f"{small:.4f}s -> {large:.4f}s for 10x the input"
+ATTEMPTS = 3  # a measurement over the bound is taken again: work that is not linear fails
+# every time, a machine busy for a moment (CI runs on two shared cores) not every time
+
+
+def assert_linear(
+    small: Callable[[], object], large: Callable[[], object], touched: bytes | None = None
+) -> None:
+    """``large`` (10 times ``small``'s input) costs at most ``LINEAR`` times ``small``."""
+    for _ in range(ATTEMPTS):
+        small_time, large_time = best_time(small), best_time(large, 2)
+        touch = 0.0 if touched is None else memory_bound_time(touched)
+        if large_time <= LINEAR * small_time + SLACK + 5 * touch:
+            return
+    raise AssertionError(f"{small_time:.4f}s -> {large_time:.4f}s for 10x the input")
 
 
 @pytest.mark.parametrize("name", BODIES)
 def test_sniff_is_linear_in_adversarial_bodies(name: str) -> None:
     small, large = BODIES[name](SMALL), BODIES[name](LARGE)
-    assert_linear(
-        best_time(lambda: sniff(small)), best_time(lambda: sniff(large), 2),
-        memory_bound_time(large),
-    )
+    assert_linear(lambda: sniff(small), lambda: sniff(large), large)
 
 
 @pytest.mark.parametrize("name", HEADERS)
 def test_sniff_is_linear_in_adversarial_headers(name: str) -> None:
     small, large = HEADERS[name](SMALL), HEADERS[name](LARGE)
-    assert_linear(best_time(lambda: sniff(b"<p>x", small)),
-                  best_time(lambda: sniff(b"<p>x", large), 2))
+    assert_linear(lambda: sniff(b"<p>x", small), lambda: sniff(b"<p>x", large))
 
 
 @pytest.mark.parametrize("name", DECODER_INPUTS)
 def test_decode_is_linear_in_adversarial_bytes(name: str) -> None:
     label, make = DECODER_INPUTS[name]
     small, large = make(SMALL // 3), make(LARGE // 3)
-    assert_linear(
-        best_time(lambda: decode(small, label)),
-        best_time(lambda: decode(large, label), 2),
-        memory_bound_time(large),
-    )
+    assert_linear(lambda: decode(small, label), lambda: decode(large, label), large)
 
 
 def peak_memory(function) -> int:  # type: ignore[no-untyped-def]
@@ -92,9 +96,7 @@ def test_sniffing_an_undeclared_body_of_one_byte_stays_bounded(byte: bytes) -> N
     small = body[: len(body) // 10]
     # Never more memory than a couple of copies of the body, and linear time.
     assert peak_memory(lambda: sniff(small)) <= 2 * len(small) + 1_000_000
-    assert_linear(
-        best_time(lambda: sniff(small)), best_time(lambda: sniff(body)), memory_bound_time(body)
-    )
+    assert_linear(lambda: sniff(small), lambda: sniff(body), body)
 
 
 @pytest.mark.parametrize(
@@ -106,6 +108,6 @@ def test_pipeline_is_linear_in_field_length(unit: str) -> None:
     pipeline = make_pipeline()
     small, large = unit * (SMALL // 100), unit * (LARGE // 100)
     assert_linear(
-        best_time(lambda: pipeline.process_item({"url": "u", "text": small})),
-        best_time(lambda: pipeline.process_item({"url": "u", "text": large}), 2),
+        lambda: pipeline.process_item({"url": "u", "text": small}),
+        lambda: pipeline.process_item({"url": "u", "text": large}),
     )

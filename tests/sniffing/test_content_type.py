@@ -211,6 +211,24 @@ def test_quoted_string_unescapes_as_substitution(rest: str) -> None:
     )
 
 
+@pytest.mark.parametrize("escapes", [1, 4_095, 4_096, 4_097, 8_192, 8_193, 20_000])
+@pytest.mark.parametrize("escape", ['\\"', "\\\\", "\\a", "\\\n"])
+@pytest.mark.parametrize("tail", ['"rest', "", "\\", "plain", 'plain"x', "\\\\"])
+def test_quoted_string_is_read_whole_across_the_escapes_matched_at_once(
+    escapes: int, escape: str, tail: str
+) -> None:
+    # The body is matched 4,096 escapes at a time: around and across each limit, the string
+    # ends where one match of the whole body ends (a closing quote, a lone final backslash, the
+    # end), and reads the same.
+    for text in ('"' + escape * escapes + tail, '"x' + escape * escapes + tail):
+        assert collect_http_quoted_string(text, 0, extract_value=True) == (
+            _unescaped_by_substitution(text)
+        )
+        assert collect_http_quoted_string(text, 0, extract_value=False)[1] == (
+            _unescaped_by_substitution(text)[1]
+        )
+
+
 def test_combined_values_of_every_kind() -> None:
     from scrapy_charset.sniffing.content_type import combine_header_values
 
