@@ -73,3 +73,20 @@ def best_time(
         function()
         best = min(best, clock() - start)
     return best
+
+
+def times_within(
+    small: Callable[[], object],
+    large: Callable[[], object],
+    allowed: Callable[[float], float],
+    attempts: int = 3,
+) -> tuple[float, float]:
+    """The best times of ``small`` and of ``large``, measured again (up to ``attempts`` times)
+    while ``large`` takes longer than ``allowed(small's time)``. A test then asserts the bound:
+    work that grows too fast fails every time, a machine busy for a moment (CI runs on two
+    shared cores) not every time."""
+    for _ in range(attempts):
+        small_time, large_time = best_time(small), best_time(large, 2)
+        if large_time <= allowed(small_time):
+            break
+    return small_time, large_time

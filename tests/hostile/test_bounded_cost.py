@@ -13,7 +13,7 @@ import pytest
 
 from scrapy_charset.encoding import decode
 from scrapy_charset.sniffing import sniff
-from tests.hostile.cost import BODIES, DECODER_INPUTS, HEADERS, best_time
+from tests.hostile.cost import BODIES, DECODER_INPUTS, HEADERS, best_time, times_within
 
 SMALL, LARGE = 100_000, 1_000_000  # 1 MB of tag soup, header, escapes...
 LINEAR = 30  # the allowed growth for 10x the input; quadratic work would give ~100
@@ -26,20 +26,19 @@ def memory_bound_time(data: bytes) -> float:
     return best_time(lambda: data.decode("latin-1"))
 
 
-ATTEMPTS = 3  # a measurement over the bound is taken again: work that is not linear fails
-# every time, a machine busy for a moment (CI runs on two shared cores) not every time
-
-
 def assert_linear(
     small: Callable[[], object], large: Callable[[], object], touched: bytes | None = None
 ) -> None:
     """``large`` (10 times ``small``'s input) costs at most ``LINEAR`` times ``small``."""
-    for _ in range(ATTEMPTS):
-        small_time, large_time = best_time(small), best_time(large, 2)
-        touch = 0.0 if touched is None else memory_bound_time(touched)
-        if large_time <= LINEAR * small_time + SLACK + 5 * touch:
-            return
-    raise AssertionError(f"{small_time:.4f}s -> {large_time:.4f}s for 10x the input")
+    touch = 0.0 if touched is None else memory_bound_time(touched)
+
+    def allowed(small_time: float) -> float:
+        return LINEAR * small_time + SLACK + 5 * touch
+
+    small_time, large_time = times_within(small, large, allowed)
+    assert large_time <= allowed(small_time), (
+        f"{small_time:.4f}s -> {large_time:.4f}s for 10x the input"
+    )
 
 
 @pytest.mark.parametrize("name", BODIES)
