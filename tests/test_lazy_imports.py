@@ -200,7 +200,7 @@ def test_patterns_of_detection_and_iso_2022_jp_compiled_on_first_use() -> None:
         prescan._SKIP_WHITESPACE_AND_SLASH,
         prescan._TAG_START,
         prescan._TAG_NAME_END,
-        content_type._QUOTED_BODY,
+        content_type._QUOTED_BODY_PART,
         content_type._ESCAPE,
         content_type._NOT_QUOTE_OR_COMMA,
         content_type._PARAMETER_START,
