@@ -176,6 +176,28 @@ def test_repeated_values_as_the_full_parse(values: list[tuple[str, int]]) -> Non
     assert _charset_from_combined.__wrapped__(value) == legacy_extract_encoding(mime)
 
 
+_VALUES = [
+    "text/html", "text/html; charset=a", "TEXT/HTML;charset=b", " text/html ; x=1", "text/plain",
+    "text/plain; charset=c", "text/xml", "image/svg+xml; charset=d", "*/*", " */* ",
+    "*/*; charset=e", "garbage", "", "text/html; charset=", 'text/html; charset="f,g"',
+    'a/b; x="1,2"; charset=h', "text/html; charset=a",
+]  # fmt: skip
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_VALUES), max_size=10), st.sampled_from([",", ", ", " ,\t"]))
+def test_whole_values_as_the_full_parse(values: list[str], comma: str) -> None:
+    # Whole values, in runs of one essence and across essences (Fetch keeps a run's first
+    # charset), failures and */* between: what extract_mime_type's parse of every value gives.
+    value = comma.join(values)
+    mime = extract_mime_type(split_header_value(value))
+    assert _charset_from_combined.__wrapped__(value) == legacy_extract_encoding(mime)
+    xml = mime is not None and (
+        mime.subtype.endswith("+xml") or mime.essence in ("text/xml", "application/xml")
+    )
+    assert is_xml_mime_type(value) == xml
+
+
 def test_thousands_of_parameters_and_values() -> None:
     # A hostile header: the charset after 10,000 parameters, in 2,000 values, after 10,000
     # semicolons (linear: the search for "charset=" is never retried at every ";").
