@@ -778,6 +778,7 @@ def choose_single_byte(
         CANDIDATES,
         ISO_8859,
         TLD_LANGUAGES,
+        prefer_clear_page_language,
         prefer_language,
         prefer_page_language,
         prefer_page_words,
@@ -837,6 +838,10 @@ def choose_single_byte(
     # those whose words are clearly of the language their letters say, then those that read
     # as the language of the page's words, then as the TLD's language.
     tied = by_words if by_words != tied else prefer_words(sample, tied, ranked.near)
+    tied = prefer_clear_page_language(
+        sample, tied, ranked.score, candidates, page,
+        lambda: ruled_out | (ISO_8859 if _has_c1(window) else set()),
+    )  # fmt: skip
     tied = prefer_page_words(sample, tied, page)
     tied = prefer_language(sample, tied, TLD_LANGUAGES.get(tld or ""))
     if preferred is not None and preferred.name in tied:

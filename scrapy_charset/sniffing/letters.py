@@ -44,7 +44,11 @@ LANGUAGES: dict[str, tuple[str, str]] = {
     "portuguese": ("ãáâàçéêíóôõú", "ü"),
     "italian": ("àèéìòù", "íóúî"),
     "catalan": ("àèéíïòóúüç", ""),
+    # Occitan writes Catalan's letters (`fòra`, `Dorsièr`) and `è` before a vowel (`rèire`).
+    "occitan": ("àèéíòóç", "úïüâ"),
     "dutch": ("éëïöü", "èáó"),
+    # (`sê`, `lêer`, `môre`, `geëet`: windows-1250 reads `ê` as Polish `ę`, the words decide.)
+    "afrikaans": ("êëô", "éèïöûî"),
     # Swedish, Finnish, Danish, Norwegian.
     "nordic": ("äöåæø", "éšž"),
     # (ð þ are also how Welsh ŵ ŷ read in windows-1252: where the letters tie, the words
@@ -128,7 +132,11 @@ WORDS: dict[str, str] = {
     "italian": "il lo la gli le di che un una per con non si del della sono nel al",
     "catalan": "el la els les de que en un una per amb és del al als no es hi ho li són més"
     " però com aquest aquesta seu seva també pel dels quan molt",
+    "occitan": "lo la los las de del dels que en un una per amb es son pas se dins aquò coma"
+    " mai sus tanben lor sens fòrt èra cap totes",
     "dutch": "de het een en van is dat op te in niet zijn met voor die er aan ook",
+    "afrikaans": "die en van is nie het wat te om dat op vir met sy word na ek hy jy kan hulle"
+    " ons sal aan ook maar dit deur hierdie gaan baie moet nou nog kon sê",
     "nordic": "och att det som en ett är på för av med inte og er ikke til at jeg har af ja on ei"
     " se että oli mutta kun",
     "icelandic": "og er til sem ekki var hann um fyrir en eru hafa hefur það að við með",
@@ -816,6 +824,115 @@ def prefer_page_words(sample: bytes, tied: list[str], page: bytes) -> list[str]:
     return prefer_language(sample, tied, languages)
 
 
+def prefer_clear_page_language(
+    sample: bytes,
+    tied: list[str],
+    score: float,
+    candidates: tuple[str, ...],
+    page: bytes,
+    ruled_out: Callable[[], frozenset[str]] = frozenset,
+) -> list[str]:
+    """Where the words of ``page`` say their language clearly (:func:`page_language_is_clear`),
+    none of the ``tied`` readings (``score``: their score) is in an encoding that language is
+    usually served in (:func:`usual_encodings`), and they win as another language, on the
+    letters of a foreign name (Icelandic `Norðurþing` in German text read as windows-1257's
+    Baltic `Noršuržing`, `Võro` among Italian words as ISO-8859-3's Maltese `Vġro`): the
+    ``candidates`` in the usual encodings (but those ``ruled_out``, asked then only) that read
+    ``sample`` as the words' language as well as any reading within the margin below ``score``
+    does, in candidate order. The tied readings otherwise (a Slovak name among Romanian words
+    keeps ISO-8859-2's `Ľ`: Romanian is served in both ISO-8859-2 and windows-1250)."""
+    if not page_language_is_clear(page):
+        return tied
+    languages = page_languages(page)
+    usual = frozenset().union(*(usual_encodings(language) for language in languages))
+    if usual.isdisjoint(candidates) or not usual.isdisjoint(tied):
+        return tied
+    as_page = max(_score_as(sample, name, languages) for name in tied)
+    if as_page >= score - _EPSILON:
+        return tied  # the winners read the words' language
+    keys, numbers = _byte_counts(sample)
+    lowest = score - max(_NEAR_PER_BYTE * sum(numbers), _ONE_FOREIGN_LETTER) - _EPSILON
+    # (Letters stay letters: a reading that makes a name's letter a sign reads the words'
+    # language better only by reading the name as no word.)
+    letters_of_tied = frozenset(keys).intersection(*(_letter_keys(name) for name in tied))
+    excluded = ruled_out()
+    scores: dict[str, float] = {}
+    for name in candidates:
+        if name in excluded or not letters_of_tied <= _letter_keys(name):
+            continue
+        letters = _language_scores(keys, numbers, name)
+        best = max(letters.values(), default=float("-inf")) + _PRIOR.get(name, 0.0)
+        if best < lowest:  # (the context scores are never positive)
+            continue
+        context = context_score(sample, name)
+        if best + context >= lowest:
+            scores[name] = max(
+                (letters[language] for language in languages if language in letters),
+                default=float("-inf"),
+            ) + context
+    top = max(scores.values(), default=float("-inf"))
+    if top == float("-inf") or top < as_page - _EPSILON:
+        return tied
+    chosen = [
+        name for name in candidates if name in usual and scores.get(name, top - 1) >= top - _EPSILON
+    ]
+    return chosen or tied
+
+
+# Encodings that serve the same languages: a locale default and its siblings.
+_FAMILIES = (
+    ("windows-1252", "ISO-8859-15"),
+    ("windows-1250", "ISO-8859-2"),
+    ("windows-1257", "ISO-8859-13", "ISO-8859-4"),
+    ("windows-1254",),
+    ("windows-1251", "KOI8-R", "KOI8-U", "ISO-8859-5", "IBM866", "x-mac-cyrillic"),
+    ("windows-1253", "ISO-8859-7"),
+    ("windows-1255", "ISO-8859-8"),
+    ("windows-1256", "ISO-8859-6"),
+    ("windows-1258",),
+    ("windows-874",),
+)
+
+
+@cache
+def usual_encodings(language: str) -> frozenset[str]:
+    """The encodings pages in ``language`` are usually served in: the locale defaults of the
+    TLDs whose language it is (``TLD_LANGUAGES``; windows-1252 where no default is listed or
+    no TLD), with their siblings, those that can write the language. None for a language
+    whose locale's encoding cannot write it (Romanian: ``.ro`` has no default of its own)."""
+    from .tld import TLD_DEFAULTS
+
+    defaults = {
+        TLD_DEFAULTS[tld].name if tld in TLD_DEFAULTS else "windows-1252"
+        for tld, name in TLD_LANGUAGES.items()
+        if name == language
+    } or {"windows-1252"}
+    return frozenset(
+        name
+        for family in _FAMILIES
+        if not defaults.isdisjoint(family)
+        for name in family
+        if language in languages_of(name)
+    )
+
+
+# What one letter of a foreign name is worth to the reading that makes it a letter of another
+# language than the words' (a letter there, +1; foreign to the words' language, -1).
+_ONE_FOREIGN_LETTER = 2.0
+
+
+def page_language_is_clear(page: bytes) -> bool:
+    """Whether the ASCII words of ``page`` say their language clearly: at least twice the
+    margin, and twice as many as the words of any language they do not say."""
+    hits = page_word_hits(page)
+    if not hits:
+        return False
+    languages = page_languages(page)
+    top = max(hits.values())
+    others = max((n for name, n in hits.items() if name not in languages), default=0)
+    return top >= 2 * _WORD_MARGIN and top >= 2 * others
+
+
 def prefer_page_language(
     sample: bytes,
     tied: list[str],
@@ -1125,6 +1242,14 @@ def _encoded(text: str, encoding: str) -> bytes | None:
         return None
 
 
+@cache
+def _letter_keys(encoding: str) -> frozenset[int]:
+    """The non-ASCII bytes (- 0x80, as ``_byte_counts`` keys them) ``encoding`` reads as
+    letters."""
+    table = charmap_table(encoding)
+    return frozenset(byte - 0x80 for byte in range(0x80, 0x100) if _is_letter(table[byte]))
+
+
 def _letter_bytes(encoding: str) -> bytes:
     """The bytes ``encoding`` reads as letters, escaped for a character class."""
     table = charmap_table(encoding)
@@ -1247,7 +1372,7 @@ def _pair_rules(encoding: str) -> tuple[tuple[_Rule, frozenset[str]], ...]:
     rules = (
         (_soft_before_vowel(encoding), ()),
         (_soft_l_before_front_vowel(encoding), ()),
-        (_grave_e_before_vowel(encoding), ("scottish gaelic",)),
+        (_grave_e_before_vowel(encoding), ("scottish gaelic", "occitan")),
         (_dj_before_consonant(encoding), ()),
         (_tonos_capital_in_word(encoding), ()),
         (_nasal_before_non_vowel(encoding), ("breton",)),

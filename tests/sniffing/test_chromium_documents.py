@@ -87,6 +87,10 @@ EXPECTED_DISAGREEMENTS: dict[str, tuple[str, str]] = {
     },
     "sign-de-numero-short": ("windows-1252", "Chromium: ISO-8859-4 (`Nŗ 5` for `Nº 5`)"),
     **{
+        f"rare-af-{size}": ("windows-1252", "Chromium: windows-1250 (Afrikaans `lêer` as `lęer`)")
+        for size in ("short", "long")
+    },
+    **{
         d["id"]: ("UTF-8", "UTF-8 with one invalid sequence; Chromium: as for valid UTF-8")
         for d in DOCUMENTS
         if d["group"] == "nearly_utf8"

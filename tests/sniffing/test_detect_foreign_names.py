@@ -1,0 +1,137 @@
+"""A foreign name among words that say their language clearly, and languages the letter model
+lacked (Afrikaans, Occitan). Real bytes in real encodings, decoded by ``decode_html``; the texts
+are this project's own.
+
+A name's letters are a handful against a page of words: where the letters win only by reading
+the name as another language (Icelandic `Norðurþing` in German text as windows-1254's Turkish
+`Norğurşing`, `Võro` among French words as ISO-8859-3's Maltese `Vġro`), the words' language and
+the encodings it is served in decide. Where the name is read as a letter that turns into no
+letter, or the page's encoding is one its language is served in, the letters stand.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_charset.encoding import decode, get_encoding
+from scrapy_charset.sniffing import decode_html
+from scrapy_charset.sniffing.letters import (
+    page_language_is_clear,
+    prefer_clear_page_language,
+    ranked_readings,
+    usual_encodings,
+)
+
+
+def _page(text: str, encoding: str) -> bytes:
+    return f"<html><body><p>{text}</p></body></html>".encode(get_encoding(encoding).python_codec)
+
+
+def _right(body: bytes, encoding: str, url: str | None) -> bool:
+    return decode_html(body, url=url)[0] == decode(body, get_encoding(encoding))
+
+
+GERMAN = (
+    "Die Bibliothek ist von Montag bis Freitag geöffnet. Wir haben neue Bücher über die"
+    " Geschichte der Stadt und viele Karten für die Reise. Der Eintritt ist frei, und die"
+    " Führung dauert eine Stunde."
+)
+FRENCH = (
+    "La bibliothèque est ouverte du lundi au vendredi. Nous avons des livres sur l'histoire de"
+    " la ville et des cartes pour le voyage. L'entrée est libre et la visite dure une heure."
+)
+URLS = [None, "http://example.com/"]
+
+
+@pytest.mark.parametrize("url", URLS)
+@pytest.mark.parametrize("encoding", ["windows-1252", "ISO-8859-15"])
+@pytest.mark.parametrize("where", ["after the first sentence", "at the end"])
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        (GERMAN, "Strandabyggð"),  # windows-1254 `Strandabyggğ`
+        (GERMAN, "Þórshöfn"),  # windows-1257 `Žórshöfn`
+        (GERMAN, "Ísafjörður"),  # windows-1254 `Ísafjörğur`
+        (FRENCH, "Norðurþing"),  # ISO-8859-14 `Norŵurŷing`
+        (FRENCH, "Strandabyggð"),  # windows-1258
+        (FRENCH, "Võro"),  # ISO-8859-3 `Vġro`
+    ],
+)
+def test_a_foreign_name_among_clear_words_keeps_their_encoding(
+    text: str, name: str, where: str, encoding: str, url: str | None
+) -> None:
+    if where == "at the end":
+        text = f"{text} Ort: {name}."
+    else:
+        text = text.replace(". ", f". {name}. ", 1)
+    assert _right(_page(text, encoding), encoding, url)
+
+
+@pytest.mark.parametrize("url", URLS)
+@pytest.mark.parametrize("encoding", ["windows-1250", "ISO-8859-2"])
+def test_a_polish_name_among_german_words_keeps_its_letters(
+    encoding: str, url: str | None
+) -> None:
+    # Its letters read as Polish, and windows-1252's reading (`Gdañsk`) reads the German no
+    # better: the letters stand, by more than one name's letter.
+    body = _page(f"{GERMAN} Gdańsk, Gdańsk und noch einmal Gdańsk.", encoding)
+    assert _right(body, encoding, url)
+
+
+def test_the_rule_needs_clear_words_and_an_unusual_winner() -> None:
+    body = _page(f"{GERMAN} Ort: Þórshöfn.", "windows-1252")
+    ranking = ranked_readings(body)
+    assert "windows-1252" not in ranking.best  # the letters alone: `Ţórshöfn`, `Žórshöfn`...
+    assert page_language_is_clear(body)
+    assert prefer_clear_page_language(
+        body, list(ranking.best), ranking.score, ("windows-1252", *ranking.best), body
+    ) == ["windows-1252"]
+    # Words of no clear language (a German sentence among as many Dutch words): no change.
+    mixed = _page(
+        f"{GERMAN} De bibliotheek is open van maandag tot vrijdag en het is een mooie plek"
+        " voor de kinderen van de stad, met veel boeken op de planken. Ort: Þórshöfn.",
+        "windows-1252",
+    )
+    assert not page_language_is_clear(mixed)
+    # A winner in an encoding the words' language is served in: no change (Romanian in
+    # ISO-8859-2 or windows-1250; Romanian has no usual encoding of its own here).
+    assert usual_encodings("german") == {"windows-1252", "ISO-8859-15"}
+    assert usual_encodings("czech") == {"windows-1250", "ISO-8859-2"}
+    assert usual_encodings("romanian") == frozenset()
+
+
+AFRIKAANS = [
+    # `ê` the only non-ASCII letter: windows-1250 read `lęer`, `sę` (all four read so before).
+    "Die lêer is nie gevind nie. Kies asseblief 'n ander lêer en probeer weer.",
+    "Hy sê hy kan nie kom nie, want hy is siek.",
+    "Wat sê jy? Ek het nie gehoor wat hulle gesê het nie.",
+    "Die lêer kon nie oopgemaak word nie. Ons sal dit môre weer probeer, want die stelsel is"
+    " nou besig.",
+    "Die kinders het geëet en is toe na die skool toe. Sy sê die onderwyser was nie daar nie,"
+    " en hulle moet môre vroeg terugkom vir die toets.",
+]
+OCCITAN = [
+    # `è` before a vowel (`rèire`), `ò` and guillemets: windows-1257 read the first.
+    "Lo dorsièr «fòtos» es void: lo rèire plan es pas trobat.",
+    "Lo fichièr «data» es pas estat legit. La color de rèire plan es pas valida.",
+    "La bibliotèca es dobèrta lo diluns. Los libres novèls son dins la sala granda, e la"
+    " lectura es a gratis per totes los enfants del vilatge.",
+    "Aquò es fòra de las limits de la carta: la rèire-plan es pas visible dins aqueste mòde.",
+]
+
+
+@pytest.mark.parametrize("url", [None, "http://example.co.za/", "http://example.com/"])
+@pytest.mark.parametrize("encoding", ["windows-1252", "ISO-8859-15"])
+@pytest.mark.parametrize("text", AFRIKAANS)
+def test_afrikaans(text: str, encoding: str, url: str | None) -> None:
+    # `ê` is windows-1250's Polish `ę` (`lęer`, `sę`): Afrikaans words and letters decide.
+    assert _right(_page(text, encoding), encoding, url)
+
+
+@pytest.mark.parametrize("url", [None, "http://example.fr/", "http://example.com/"])
+@pytest.mark.parametrize("encoding", ["windows-1252", "ISO-8859-15"])
+@pytest.mark.parametrize("text", OCCITAN)
+def test_occitan(text: str, encoding: str, url: str | None) -> None:
+    # Occitan writes `è` before a vowel (`rèire`), which the French and Italian spelling rule
+    # counts against a reading, and `ò` (`fòra`): windows-1250 read `č` `ň`.
+    assert _right(_page(text, encoding), encoding, url)
