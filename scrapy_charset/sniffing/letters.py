@@ -49,8 +49,11 @@ LANGUAGES: dict[str, tuple[str, str]] = {
     "dutch": ("éëïöü", "èáó"),
     # (`sê`, `lêer`, `môre`, `geëet`: windows-1250 reads `ê` as Polish `ę`, the words decide.)
     "afrikaans": ("êëô", "éèïöûî"),
-    # Swedish, Finnish, Danish, Norwegian.
-    "nordic": ("äöåæø", "éšž"),
+    # Swedish, Finnish, Danish and Norwegian (`š` `ž` in loanwords and names: `šakki`,
+    # `Kambodža`, `Križevci`; Finnish writes no `æ` `ø`, Swedish no `æ` `ø` but in names).
+    "swedish": ("äöå", "éüšž"),
+    "finnish": ("äö", "åšž"),
+    "danish norwegian": ("æøå", "éôòóäöüšž"),
     # (ð þ are also how Welsh ŵ ŷ read in windows-1252: where the letters tie, the words
     # around them tell the languages apart.)
     "icelandic": ("áéíóúæöðþ", "ý"),
@@ -137,8 +140,10 @@ WORDS: dict[str, str] = {
     "dutch": "de het een en van is dat op te in niet zijn met voor die er aan ook",
     "afrikaans": "die en van is nie het wat te om dat op vir met sy word na ek hy jy kan hulle"
     " ons sal aan ook maar dit deur hierdie gaan baie moet nou nog kon sê",
-    "nordic": "och att det som en ett är på för av med inte og er ikke til at jeg har af ja on ei"
-    " se että oli mutta kun",
+    "swedish": "och att det som ett är på för av med inte har till var jag så kan ska från",
+    "finnish": "ja on ei että se oli mutta kun ovat tai myös jos niin kuin sen hän ole voi tämä",
+    "danish norwegian": "og er ikke til at jeg har af det som et på med var kan skal fra også hun"
+    " han vil",
     "icelandic": "og er til sem ekki var hann um fyrir en eru hafa hefur það að við með",
     "faroese": "og er at til sum ikki eru hann hon av um fyri eitt ein var tað við",
     "albanian": "dhe te të në një per për me nga se është qe që nuk ka do ai ajo janë kjo ky"
@@ -286,8 +291,9 @@ TLD_LANGUAGES: dict[str, str] = {
     "lv": "latvian", "lt": "lithuanian", "ee": "estonian", "mt": "maltese", "is": "icelandic",
     "fo": "faroese", "de": "german", "at": "german", "fr": "french", "es": "spanish",
     "pt": "portuguese", "br": "portuguese", "ao": "portuguese", "mz": "portuguese",
-    "it": "italian", "nl": "dutch", "se": "nordic", "fi": "nordic", "dk": "nordic",
-    "no": "nordic", "al": "albanian", "vn": "vietnamese", "ie": "irish",
+    "it": "italian", "nl": "dutch", "se": "swedish", "fi": "finnish",
+    "dk": "danish norwegian", "no": "danish norwegian", "al": "albanian", "vn": "vietnamese",
+    "ie": "irish",
     # Romanian pages are served in windows-1250 and ISO-8859-2, whose `ş` `ţ` have the
     # cedilla; ISO-8859-16 (`ș` `ț`, the same bytes) is next to never served: the TLD says
     # the language, not the rare encoding, which wins on its own signs only (`„ ” €`).
@@ -419,7 +425,7 @@ _VOWELS = set("aeiouy")
 # Polish: Spanish `uno ó dos` read as windows-1250).
 _ONE_LETTER_WORDS: dict[str, str] = {
     "french": "à", "portuguese": "àéó", "spanish": "ó", "italian": "è", "icelandic": "áí",
-    "faroese": "áí", "nordic": "å", "welsh": "â", "lithuanian": "į", "hungarian": "ő",
+    "faroese": "áí", "danish norwegian": "å", "welsh": "â", "lithuanian": "į", "hungarian": "ő",
     "vietnamese": "àáâèéíó",
 }  # fmt: skip
 # Bytes that are a one-letter word in an encoding but the sign that stands alone between words

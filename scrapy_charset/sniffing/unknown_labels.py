@@ -48,8 +48,8 @@ _FAMILY_OF_LANGUAGE = {
 }  # fmt: skip
 # Languages written in windows-1252, by the same function words.
 _WESTERN = {
-    "french", "german", "spanish", "portuguese", "italian", "catalan", "dutch", "nordic",
-    "icelandic", "faroese", "english",
+    "french", "german", "spanish", "portuguese", "italian", "catalan", "dutch", "swedish",
+    "finnish", "danish norwegian", "icelandic", "faroese", "english",
 }  # fmt: skip
 _ASCII_WORD = lazy_compile(rb"(?<![\x80-\xff\w])[a-z]{2,}(?![\x80-\xff\w])")
 # Enough different function words of a language to say the page is in it.

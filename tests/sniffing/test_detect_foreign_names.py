@@ -135,3 +135,30 @@ def test_occitan(text: str, encoding: str, url: str | None) -> None:
     # Occitan writes `è` before a vowel (`rèire`), which the French and Italian spelling rule
     # counts against a reading, and `ò` (`fòra`): windows-1250 read `č` `ň`.
     assert _right(_page(text, encoding), encoding, url)
+
+
+NORDIC = [
+    # Finnish writes `š` `ž` in loanwords and names (ISO-8859-15 0xA8 0xB8), which windows-1257
+    # reads as Danish `ø` `Ø`, a letter Finnish does not write (all three read so before the
+    # Nordic languages had letters of their own).
+    ("fi", "Pelaamme šakkia joka tiistai kirjastossa. Se on hauskaa, ja kaikki ovat"
+     " tervetulleita, myös aloittelijat."),
+    ("fi", "Matka Kambodžaan kesti kaksi viikkoa, ja se oli hieno kokemus. Kuvat ovat nyt"
+     " verkossa."),
+    ("fi", "Tšekki ja Slovakia olivat ennen yksi maa. Tämä kirja kertoo niiden historiasta, ja"
+     " se on hyvä."),
+    ("fi", "Ei tiedostoa. Valitse toinen tiedosto ja yritä uudelleen, kun levy on tyhjä."),
+    ("se", "Biblioteket är öppet från måndag till fredag. Vi har nya böcker om stadens historia"
+     " och kartor för resan."),
+    ("dk", "Biblioteket er åbent fra mandag til fredag. Vi har nye bøger om byens historie, og"
+     " kort til rejsen."),
+    ("no", "Det er ikke mulig å lagre filen nå. Prøv igjen senere, eller velg en annen mappe."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("tld", [None, "com", "country"])
+@pytest.mark.parametrize("encoding", ["windows-1252", "ISO-8859-15"])
+@pytest.mark.parametrize(("country", "text"), NORDIC)
+def test_nordic_languages(country: str, text: str, encoding: str, tld: str | None) -> None:
+    url = tld and f"http://example.{country if tld == 'country' else tld}/"
+    assert _right(_page(text, encoding), encoding, url)
