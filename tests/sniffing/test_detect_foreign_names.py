@@ -13,23 +13,13 @@ from __future__ import annotations
 
 import pytest
 
-from scrapy_charset.encoding import decode, get_encoding
-from scrapy_charset.sniffing import decode_html
 from scrapy_charset.sniffing.letters import (
     page_language_is_clear,
     prefer_clear_page_language,
     ranked_readings,
     usual_encodings,
 )
-
-
-def _page(text: str, encoding: str) -> bytes:
-    return f"<html><body><p>{text}</p></body></html>".encode(get_encoding(encoding).python_codec)
-
-
-def _right(body: bytes, encoding: str, url: str | None) -> bool:
-    return decode_html(body, url=url)[0] == decode(body, get_encoding(encoding))
-
+from tests.support.pages import decodes_right, html_page
 
 GERMAN = (
     "Die Bibliothek ist von Montag bis Freitag geöffnet. Wir haben neue Bücher über die"
@@ -64,7 +54,7 @@ def test_a_foreign_name_among_clear_words_keeps_their_encoding(
         text = f"{text} Ort: {name}."
     else:
         text = text.replace(". ", f". {name}. ", 1)
-    assert _right(_page(text, encoding), encoding, url)
+    assert decodes_right(html_page(text, encoding), encoding, url)
 
 
 @pytest.mark.parametrize("url", URLS)
@@ -74,12 +64,12 @@ def test_a_polish_name_among_german_words_keeps_its_letters(
 ) -> None:
     # Its letters read as Polish, and windows-1252's reading (`Gdañsk`) reads the German no
     # better: the letters stand, by more than one name's letter.
-    body = _page(f"{GERMAN} Gdańsk, Gdańsk und noch einmal Gdańsk.", encoding)
-    assert _right(body, encoding, url)
+    body = html_page(f"{GERMAN} Gdańsk, Gdańsk und noch einmal Gdańsk.", encoding)
+    assert decodes_right(body, encoding, url)
 
 
 def test_the_rule_needs_clear_words_and_an_unusual_winner() -> None:
-    body = _page(f"{GERMAN} Ort: Þórshöfn.", "windows-1252")
+    body = html_page(f"{GERMAN} Ort: Þórshöfn.", "windows-1252")
     ranking = ranked_readings(body)
     assert "windows-1252" not in ranking.best  # the letters alone: `Ţórshöfn`, `Žórshöfn`...
     assert page_language_is_clear(body)
@@ -87,7 +77,7 @@ def test_the_rule_needs_clear_words_and_an_unusual_winner() -> None:
         body, list(ranking.best), ranking.score, ("windows-1252", *ranking.best), body
     ) == ["windows-1252"]
     # Words of no clear language (a German sentence among as many Dutch words): no change.
-    mixed = _page(
+    mixed = html_page(
         f"{GERMAN} De bibliotheek is open van maandag tot vrijdag en het is een mooie plek"
         " voor de kinderen van de stad, met veel boeken op de planken. Ort: Þórshöfn.",
         "windows-1252",
@@ -125,7 +115,7 @@ OCCITAN = [
 @pytest.mark.parametrize("text", AFRIKAANS)
 def test_afrikaans(text: str, encoding: str, url: str | None) -> None:
     # `ê` is windows-1250's Polish `ę` (`lęer`, `sę`): Afrikaans words and letters decide.
-    assert _right(_page(text, encoding), encoding, url)
+    assert decodes_right(html_page(text, encoding), encoding, url)
 
 
 @pytest.mark.parametrize("url", [None, "http://example.fr/", "http://example.com/"])
@@ -134,7 +124,7 @@ def test_afrikaans(text: str, encoding: str, url: str | None) -> None:
 def test_occitan(text: str, encoding: str, url: str | None) -> None:
     # Occitan writes `è` before a vowel (`rèire`), which the French and Italian spelling rule
     # counts against a reading, and `ò` (`fòra`): windows-1250 read `č` `ň`.
-    assert _right(_page(text, encoding), encoding, url)
+    assert decodes_right(html_page(text, encoding), encoding, url)
 
 
 NORDIC = [
@@ -161,4 +151,4 @@ NORDIC = [
 @pytest.mark.parametrize(("country", "text"), NORDIC)
 def test_nordic_languages(country: str, text: str, encoding: str, tld: str | None) -> None:
     url = tld and f"http://example.{country if tld == 'country' else tld}/"
-    assert _right(_page(text, encoding), encoding, url)
+    assert decodes_right(html_page(text, encoding), encoding, url)

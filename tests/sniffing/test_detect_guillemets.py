@@ -11,10 +11,7 @@ import pytest
 from scrapy_charset.encoding import decode, get_encoding
 from scrapy_charset.sniffing import decode_html
 from scrapy_charset.sniffing.detect import neutral_signs
-
-
-def _page(text: str, encoding: str) -> bytes:
-    return f"<html><body><p>{text}</p></body></html>".encode(get_encoding(encoding).python_codec)
+from tests.support.pages import html_page
 
 
 @pytest.mark.parametrize(
@@ -44,7 +41,7 @@ _SPANISH_CHARACTER = (
 @pytest.mark.parametrize("text", [_CATALAN, _SPANISH_CHARACTER, "Pulse «Guardar» y «Abrir»."])
 @pytest.mark.parametrize("url", [None, "http://www.example.es/"])
 def test_western_text_with_guillemets_reads_as_windows_1252(text: str, url: str | None) -> None:
-    body = _page(text, "windows-1252")
+    body = html_page(text, "windows-1252")
     assert decode_html(body, url=url)[0] == decode(body, get_encoding("windows-1252"))
 
 
@@ -55,7 +52,7 @@ def test_guillemets_prefer_the_readings_that_have_them() -> None:
         "Izbran predmet ni mapa. Izberite drug predmet in kliči znova. Tiskalnik »data« ima"
         " odprta vratca."
     )
-    body = _page(text, "windows-1250")
+    body = html_page(text, "windows-1250")
     text_read, decision = decode_html(body, url="http://www.example.si/")
     assert (text_read, decision.encoding.name) == (
         decode(body, get_encoding("windows-1250")),
@@ -70,7 +67,7 @@ def test_slovak_letters_still_decide_a_slovak_page() -> None:
         "Ťava je radosť. Šťastie a žiaľ sú súčasťou života, ako každý vie. Ďalšie správy"
         " prinesieme zajtra, keď sa situácia vyjasní."
     )
-    body = _page(text, "ISO-8859-2")
+    body = html_page(text, "ISO-8859-2")
     assert decode_html(body, url="http://www.example.sk/")[0] == decode(
         body, get_encoding("ISO-8859-2")
     )

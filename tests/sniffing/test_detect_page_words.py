@@ -15,10 +15,7 @@ from scrapy_charset.sniffing.letters import (
     prefer_page_language,
     ranked_readings,
 )
-
-
-def _page(text: str, encoding: str) -> bytes:
-    return f"<html><body><p>{text}</p></body></html>".encode(get_encoding(encoding).python_codec)
+from tests.support.pages import html_page
 
 
 def _decoded_as(body: bytes, url: str | None = None) -> str:
@@ -40,7 +37,7 @@ _ROMANIAN = "Programul este de luni pana vineri. Magazinul are multe produse noi
 def test_romanian_quotes_are_no_slovak_letters(url: str | None, text: str) -> None:
     """ISO-8859-16's `„ ”` are the only non-ASCII bytes: ISO-8859-2 reads them as Slovak `Ľ ľ`
     (letters outscore signs), the Romanian words choose the reading that is Romanian."""
-    body = _page(text, "ISO-8859-16")
+    body = html_page(text, "ISO-8859-16")
     assert decode_html(body, url=url)[0] == decode(body, get_encoding("ISO-8859-16"))
 
 
@@ -58,7 +55,7 @@ def test_romanian_quotes_are_no_slovak_letters(url: str | None, text: str) -> No
 def test_romanian_a_breve_among_romanian_words_without_a_url(text: str, encoding: str) -> None:
     """`ă` ties with windows-1252's (ISO-8859-15's) Portuguese `ã`; the Romanian words (`are`,
     `ea`, `noi`) decide without a TLD."""
-    assert _decoded_as(_page(text, encoding)) == encoding
+    assert _decoded_as(html_page(text, encoding)) == encoding
 
 
 _CZECH_WORDS = "Vlaky jsou tady a listky jsou pro kazdeho."
@@ -69,7 +66,7 @@ _SHARED_WORDS = " Pokladna je otevrena od rana do vecera, od pondeli do patku a 
 def test_czech_words_read_z_as_czech(last: str) -> None:
     """ISO-8859-2 `ž` is windows-1250 `ľ`: letters of Slovak, which Czech does not have. Words
     only Czech has (`jsou`, `pro`), far from the letters, make the reading Czech."""
-    body = _page(f"{_CZECH_WORDS}{_SHARED_WORDS * 2} {last}", "ISO-8859-2")
+    body = html_page(f"{_CZECH_WORDS}{_SHARED_WORDS * 2} {last}", "ISO-8859-2")
     assert _decoded_as(body) == "ISO-8859-2"
 
 
@@ -78,34 +75,34 @@ def test_words_czech_and_slovak_share_leave_the_encoding_served() -> None:
     (ISO-8859-2 `veža` is windows-1250 `veľa`, Slovak words both. `nádraží` is no longer the
     example: its windows-1250 reading `nádraľí` has a `ľ` before `í`, which Slovak spells
     `l`, so it is Czech: test_detect_spelling.py.)"""
-    body = _page(f"{_SHARED_WORDS.strip()} Kde je veža?", "ISO-8859-2")
+    body = html_page(f"{_SHARED_WORDS.strip()} Kde je veža?", "ISO-8859-2")
     assert _decoded_as(body) == "windows-1250"
 
 
 def test_slovak_words_keep_windows_1250_l_with_caron() -> None:
     text = "Vlaky sú tu a listky sú pre kazdeho, ako aj mapy. Kde je ľad?"
-    assert _decoded_as(_page(text, "windows-1250")) == "windows-1250"
+    assert _decoded_as(html_page(text, "windows-1250")) == "windows-1250"
 
 
 def test_a_foreign_name_among_romanian_words_keeps_its_letters() -> None:
     """Every non-ASCII byte must read as the words' language: ISO-8859-16 would turn the `Ľ` of
     a Slovak name into `„` but leaves its `í`, foreign to Romanian."""
-    body = _page(f"{_ROMANIAN} Ne vedem cu Ľubomír la gara.", "ISO-8859-2")
+    body = html_page(f"{_ROMANIAN} Ne vedem cu Ľubomír la gara.", "ISO-8859-2")
     assert decode_html(body)[0] == decode(body, get_encoding("ISO-8859-2"))
 
 
 def test_many_letters_outweigh_the_words() -> None:
     """With sixteen non-ASCII bytes or more, the letters say the language themselves."""
-    sample = _page(_ROMANIAN + " „da”" * 8, "ISO-8859-16")
+    sample = html_page(_ROMANIAN + " „da”" * 8, "ISO-8859-16")
     tied = list(ranked_readings(sample).best)
     assert tied == ["ISO-8859-2"]
     assert prefer_page_language(sample, tied, CANDIDATES, sample) == tied
-    few = _page(_ROMANIAN + " „da”", "ISO-8859-16")
+    few = html_page(_ROMANIAN + " „da”", "ISO-8859-16")
     assert prefer_page_language(few, ["ISO-8859-2"], CANDIDATES, few) == ["ISO-8859-16"]
 
 
 def test_page_languages_count_text_words_only() -> None:
-    romanian = _page(_ROMANIAN, "ISO-8859-16")
+    romanian = html_page(_ROMANIAN, "ISO-8859-16")
     assert {"romanian", "romanian with cedilla"} <= page_languages(romanian)
     # Words of markup, scripts and styles are no text (`do`, `in`, `de` of code and URLs).
     markup = (
@@ -135,7 +132,7 @@ def test_a_foreign_name_among_clearly_italian_words_leaves_their_letters(
     `ŕ` `č`, letters of the name's languages, which outscore Italian with a foreign `Š`. Where
     the words say their language clearly, the reading that gives them their letters and the
     name a letter of another of its languages is chosen."""
-    body = _page(text, "windows-1252")
+    body = html_page(text, "windows-1252")
     assert decode_html(body, url=url)[0] == decode(body, get_encoding("windows-1252"))
 
 
@@ -148,7 +145,7 @@ def test_a_few_words_shared_with_another_language_say_none_clearly() -> None:
         " čitaju a mogu subotom ujesen uz! Ćevapi prozor sajam knjige časopise uz veliki"
         " održavaju mogu održavaju koji priređuje?"
     )
-    body = _page(text, "ISO-8859-2")
+    body = html_page(text, "ISO-8859-2")
     assert decode_html(body, url="http://www.example.hr/")[0] == decode(
         body, get_encoding("ISO-8859-2")
     )
@@ -178,5 +175,5 @@ def test_swedish_a_ring_is_no_slovak_l_acute(url: str | None) -> None:
         " lista ut namnet på toppkatalogen, sätt det explicit med --one-top-level=KATALOG"
         " refreshalternativ Felaktigt tillstånd"
     )
-    body = _page(text, "windows-1252")
+    body = html_page(text, "windows-1252")
     assert decode_html(body, url=url)[0] == decode(body, get_encoding("windows-1252"))

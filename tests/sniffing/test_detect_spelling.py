@@ -12,6 +12,7 @@ import pytest
 from scrapy_charset.encoding import decode, get_encoding
 from scrapy_charset.sniffing import decode_html
 from scrapy_charset.sniffing.letters import reading_score
+from tests.support.pages import decodes_right, html_page
 
 _FILLER = (
     "Los precios de la semana son para todos los clientes de la tienda. El centro abre de"
@@ -37,14 +38,6 @@ _SPANISH_ENCODINGS = ("windows-1252", "ISO-8859-15")
 _URLS = (None, "http://www.example.es/", "http://www.example.com/")
 
 
-def _page(text: str, encoding: str) -> bytes:
-    return f"<html><body><p>{text}</p></body></html>".encode(get_encoding(encoding).python_codec)
-
-
-def _decodes_right(body: bytes, encoding: str, url: str | None) -> bool:
-    return decode_html(body, url=url)[0] == decode(body, get_encoding(encoding))
-
-
 @pytest.mark.parametrize("encoding", _SPANISH_ENCODINGS)
 @pytest.mark.parametrize("url", _URLS)
 def test_spanish_inverted_marks_open_a_clause(encoding: str, url: str | None) -> None:
@@ -53,7 +46,7 @@ def test_spanish_inverted_marks_open_a_clause(encoding: str, url: str | None) ->
     wrong = [
         text
         for text in sentences
-        if not _decodes_right(_page(f"{_FILLER} {text}", encoding), encoding, url)
+        if not decodes_right(html_page(f"{_FILLER} {text}", encoding), encoding, url)
     ]
     assert wrong == []
 
@@ -66,7 +59,7 @@ def test_spanish_questions_with_n_between_vowels(encoding: str) -> None:
     wrong = [
         text
         for text in sentences
-        if not _decodes_right(_page(f"{_FILLER} {text}", encoding), encoding, None)
+        if not decodes_right(html_page(f"{_FILLER} {text}", encoding), encoding, None)
     ]
     assert wrong == []
 
@@ -97,7 +90,7 @@ def test_polish_soft_consonants_and_questions_stay_polish(encoding: str, url: st
     wrong = [
         text
         for text in _POLISH
-        if not _decodes_right(_page(f"{_POLISH_FILLER} {text}", encoding), encoding, url)
+        if not decodes_right(html_page(f"{_POLISH_FILLER} {text}", encoding), encoding, url)
     ]
     assert wrong == []
 
@@ -117,7 +110,7 @@ def test_greek_apostrophe_after_a_capital_is_no_tonos_capital(url: str | None) -
     wrong = [
         text
         for text in sentences
-        if not _decodes_right(_page(f"{_GREEK_FILLER} {text}", "ISO-8859-7"), "ISO-8859-7", url)
+        if not decodes_right(html_page(f"{_GREEK_FILLER} {text}", "ISO-8859-7"), "ISO-8859-7", url)
     ]
     assert wrong == []
 
@@ -132,7 +125,7 @@ def test_greek_tonos_capitals_at_a_word_start_stay_windows_1253(url: str | None)
     wrong = [
         text
         for text in sentences
-        if not _decodes_right(_page(f"Η {text} Ο {text}", "windows-1253"), "windows-1253", url)
+        if not decodes_right(html_page(f"Η {text} Ο {text}", "windows-1253"), "windows-1253", url)
     ]
     assert wrong == []
 
@@ -157,7 +150,7 @@ def test_spanish_lone_o_and_long_questions(encoding: str, url: str | None) -> No
     wrong = [
         text
         for text in sentences
-        if not _decodes_right(_page(f"{_FILLER} {text}", encoding), encoding, url)
+        if not decodes_right(html_page(f"{_FILLER} {text}", encoding), encoding, url)
     ]
     assert wrong == []
 
@@ -179,7 +172,7 @@ def test_greek_words_in_capitals_keep_their_tonos_in_windows_1253(url: str | Non
     for paragraphs, items in product((1, 3, 10), (3, 6, 10)):
         menu = "".join(f"<li>{word}</li>" for word in _GREEK_MENU[:items])
         text = f"<ul>{menu}</ul><p>{_GREEK_TEXT * paragraphs}</p>"
-        if not _decodes_right(_page(text, "windows-1253"), "windows-1253", url):
+        if not decodes_right(html_page(text, "windows-1253"), "windows-1253", url):
             wrong.append((paragraphs, items))
     assert wrong == []
 
@@ -206,7 +199,7 @@ def test_greek_aphaeresis_is_no_tonos_capital(url: str | None, filler: str) -> N
     wrong = [
         text
         for text in _APHAERESIS
-        if not _decodes_right(_page(f"{filler} {text}", "ISO-8859-7"), "ISO-8859-7", url)
+        if not decodes_right(html_page(f"{filler} {text}", "ISO-8859-7"), "ISO-8859-7", url)
     ]
     assert wrong == []
 
@@ -224,7 +217,9 @@ def test_greek_words_starting_with_alpha_tonos_stay_windows_1253(url: str | None
     wrong = [
         text
         for text in sentences
-        if not _decodes_right(_page(f"{_GREEK_FILLER} {text}", "windows-1253"), "windows-1253", url)
+        if not decodes_right(
+            html_page(f"{_GREEK_FILLER} {text}", "windows-1253"), "windows-1253", url
+        )
     ]
     assert wrong == []
 
@@ -248,7 +243,7 @@ def test_polish_ze_questions_and_final_n_without_a_url(encoding: str, filler: st
     wrong = [
         text
         for text in _POLISH_FEW
-        if not _decodes_right(_page(f"{filler} {text}", encoding), encoding, None)
+        if not decodes_right(html_page(f"{filler} {text}", encoding), encoding, None)
     ]
     assert wrong == []
 
@@ -271,7 +266,7 @@ def test_spanish_questions_opening_with_e_or_y(encoding: str, url: str | None) -
     wrong = [
         text
         for text in sentences
-        if not _decodes_right(_page(f"{_FILLER} {text}", encoding), encoding, url)
+        if not decodes_right(html_page(f"{_FILLER} {text}", encoding), encoding, url)
     ]
     assert wrong == []
 
@@ -317,7 +312,7 @@ _SLOVENE = (
 @pytest.mark.parametrize("text", _SLOVENE)
 @pytest.mark.parametrize("encoding", ["ISO-8859-2", "windows-1250"])
 def test_grave_e_before_a_vowel_is_no_french(text: str, encoding: str) -> None:
-    body = _page(text, encoding)
+    body = html_page(text, encoding)
     assert len(body) < 300
     assert decode_html(body)[0] == decode(body, get_encoding(encoding))
 
@@ -333,7 +328,7 @@ def test_grave_e_before_a_vowel_is_no_french(text: str, encoding: str) -> None:
     ],
 )
 def test_soft_l_before_a_front_vowel_is_no_slovak(text: str) -> None:
-    body = _page(text, "ISO-8859-2")
+    body = html_page(text, "ISO-8859-2")
     assert decode_html(body)[0] == decode(body, get_encoding("ISO-8859-2"))
     assert reading_score(b"n\xe1dra\xbe\xed", "windows-1250") < reading_score(
         b"n\xe1dra\xbe\xed", "ISO-8859-2"
@@ -354,8 +349,8 @@ def test_soft_l_before_a_front_vowel_is_no_slovak(text: str) -> None:
 )
 @pytest.mark.parametrize("url", _URLS)
 def test_a_dash_before_an_inverted_mark(text: str, url: str | None) -> None:
-    body = _page(text, "windows-1252")
-    assert _decodes_right(body, "windows-1252", url)
+    body = html_page(text, "windows-1252")
+    assert decodes_right(body, "windows-1252", url)
 
 
 # The dash before `¡` is `Ч` in x-mac-cyrillic and IBM866, the `¡` a `°` in x-mac-cyrillic (no
@@ -365,8 +360,8 @@ def test_a_dash_before_an_inverted_mark(text: str, url: str | None) -> None:
 )
 @pytest.mark.parametrize("url", _URLS)
 def test_a_dash_before_an_inverted_exclamation_mark(text: str, url: str | None) -> None:
-    body = _page(text, "windows-1252")
-    assert _decodes_right(body, "windows-1252", url)
+    body = html_page(text, "windows-1252")
+    assert decodes_right(body, "windows-1252", url)
 
 
 # The sample starts at a word's start: a letter or a mark there counts as after a space (the
@@ -398,7 +393,7 @@ def test_closing_quotes_are_no_inverted_exclamation_marks(
     country: str, text: str, tld: str | None
 ) -> None:
     url = tld and f"http://www.example.{country if tld == 'country' else tld}/"
-    assert _decodes_right(_page(text, "ISO-8859-13"), "ISO-8859-13", url)
+    assert decodes_right(html_page(text, "ISO-8859-13"), "ISO-8859-13", url)
 
 
 @pytest.mark.parametrize("url", _URLS)
@@ -406,7 +401,7 @@ def test_letters_lost_as_inverted_question_marks_stay_windows_1252(url: str | No
     """Text whose letters a system lost writes `¿` for each (`Espa¿ol`): still windows-1252
     text, not Polish `ż` (the rule about `¡` after a letter leaves `¿` alone)."""
     text = "Espa¿ol: informaci¿n de la p¿gina, a¿o 2024, cami¿n y m¿s."
-    assert _decodes_right(_page(text, "windows-1252"), "windows-1252", url)
+    assert decodes_right(html_page(text, "windows-1252"), "windows-1252", url)
 
 
 # Slovene and Croatian in ISO-8859-13 write `š` 0xF0, ISO-8859-2's and windows-1250's `đ`;
@@ -431,15 +426,15 @@ _DJ_TEXTS = (
 @pytest.mark.parametrize("tld", [None, "country", "com"])
 def test_s_before_a_consonant_is_no_dj(country: str, text: str, tld: str | None) -> None:
     url = tld and f"http://www.example.{country if tld == 'country' else tld}/"
-    assert _decodes_right(_page(text, "ISO-8859-13"), "ISO-8859-13", url)
+    assert decodes_right(html_page(text, "ISO-8859-13"), "ISO-8859-13", url)
 
 
 @pytest.mark.parametrize(("country", "encoding", "text"), _DJ_TEXTS)
 @pytest.mark.parametrize("tld", [None, "country"])
 def test_dj_before_a_vowel_stays(country: str, encoding: str, text: str, tld: str | None) -> None:
     url = tld and f"http://www.example.{country}/"
-    body = _page(text, encoding)
-    assert _decodes_right(body, encoding, url)
+    body = html_page(text, encoding)
+    assert decodes_right(body, encoding, url)
 
 
 # Breton ends words in `ñ` (a nasal vowel: `emañ`, `prenañ`) and writes it before a consonant
@@ -468,13 +463,13 @@ _GAELIC = (
 @pytest.mark.parametrize("encoding", ["ISO-8859-14", "windows-1252"])
 @pytest.mark.parametrize("url", [None, "http://www.example.fr/", "http://www.example.com/"])
 def test_breton_final_n_among_breton_words(text: str, encoding: str, url: str | None) -> None:
-    assert _decodes_right(_page(text, encoding), encoding, url)
+    assert decodes_right(html_page(text, encoding), encoding, url)
 
 
 @pytest.mark.parametrize("text", _GAELIC)
 @pytest.mark.parametrize("url", [None, "http://www.example.uk/", "http://www.example.com/"])
 def test_gaelic_grave_e_before_i_among_gaelic_words(text: str, url: str | None) -> None:
-    assert _decodes_right(_page(text, "ISO-8859-14"), "ISO-8859-14", url)
+    assert decodes_right(html_page(text, "ISO-8859-14"), "ISO-8859-14", url)
 
 
 def test_spelling_rules_still_count_without_the_words_of_a_language_that_spells_so() -> None:
@@ -482,7 +477,7 @@ def test_spelling_rules_still_count_without_the_words_of_a_language_that_spells_
     `dzień`, Slovene `včeraj`)."""
     polish = f"{_POLISH_FILLER} Ten dzień był dobry, koń stoi w stajni.".encode("cp1250")
     assert reading_score(polish, "windows-1252") < reading_score(polish, "windows-1250")
-    slovene = _page(_SLOVENE[1], "windows-1250")
+    slovene = html_page(_SLOVENE[1], "windows-1250")
     assert reading_score(slovene, "windows-1252") < reading_score(slovene, "windows-1250")
 
 
@@ -504,4 +499,4 @@ def test_runs_inside_latin_words_are_no_misread_script(
     text: str, encoding: str, tld: str | None
 ) -> None:
     url = tld and f"http://www.example.{tld}/"
-    assert _decodes_right(_page(text, encoding), encoding, url)
+    assert decodes_right(html_page(text, encoding), encoding, url)

@@ -9,18 +9,10 @@ from itertools import product
 
 import pytest
 
-from scrapy_charset.encoding import decode, get_encoding
+from scrapy_charset.encoding import get_encoding
 from scrapy_charset.sniffing import decode_html
 from scrapy_charset.sniffing.letters import TLD_LANGUAGES
-
-
-def _page(text: str, encoding: str) -> bytes:
-    return f"<html><body><p>{text}</p></body></html>".encode(get_encoding(encoding).python_codec)
-
-
-def _decodes_right(body: bytes, encoding: str, url: str | None) -> bool:
-    return decode_html(body, url=url)[0] == decode(body, get_encoding(encoding))
-
+from tests.support.pages import decodes_right, html_page
 
 # Irish sentences with one or two non-ASCII letters, among Irish and English filler (whose
 # `to`, `no` are Latvian words too).
@@ -39,7 +31,7 @@ def test_irish_with_english_boilerplate_is_no_baltic(encoding: str, url: str | N
     wrong = [
         (filler, text)
         for filler, text in product(_IRISH_FILLERS, _IRISH)
-        if not _decodes_right(_page(f"{filler} {text} {filler}", encoding), encoding, url)
+        if not decodes_right(html_page(f"{filler} {text} {filler}", encoding), encoding, url)
     ]
     assert wrong == []
 
@@ -51,8 +43,9 @@ _ROMANIAN_FILLER = "Magazinul are multe produse noi. Programul este de luni pana
 def test_romanian_windows_1250_on_ro(after: str) -> None:
     """windows-1250 `ă` (windows-1252 `ã`) ties on letters, and the words around it are
     not enough: `.ro` says Romanian."""
-    body = _page(f"Magazinul are multe produse noi. Biletul costă 12 €. {after}", "windows-1250")
-    assert _decodes_right(body, "windows-1250", "http://www.example.ro/")
+    text = f"Magazinul are multe produse noi. Biletul costă 12 €. {after}"
+    body = html_page(text, "windows-1250")
+    assert decodes_right(body, "windows-1250", "http://www.example.ro/")
 
 
 @pytest.mark.parametrize("url", [None, "http://www.example.ro/"])
@@ -66,15 +59,16 @@ def test_romanian_windows_1250_on_ro(after: str) -> None:
 )
 def test_romanian_iso_8859_16_by_its_signs(url: str | None, text: str) -> None:
     """ISO-8859-16's `„ ” €` (windows-1250 `Ą µ ¤`, ISO-8859-2 `Ľ ľ ¤`) tell it apart."""
-    body = _page(f"{_ROMANIAN_FILLER} Știm că vine mâine. {text}", "ISO-8859-16")
-    assert _decodes_right(body, "ISO-8859-16", url)
+    body = html_page(f"{_ROMANIAN_FILLER} Știm că vine mâine. {text}", "ISO-8859-16")
+    assert decodes_right(body, "ISO-8859-16", url)
 
 
 @pytest.mark.parametrize("url", [None, "http://www.example.ro/"])
 def test_romanian_without_signs_is_the_encoding_served(url: str | None) -> None:
     """Without a sign only ISO-8859-16 has, its bytes are windows-1250's (cedilla `ş ţ`), the
     encoding Romanian pages are served in; `.ro` says the language, not the encoding."""
-    body = _page(f"{_ROMANIAN_FILLER} Aceasta este o țară frumoasă. Știm că vine.", "ISO-8859-16")
+    text = f"{_ROMANIAN_FILLER} Aceasta este o țară frumoasă. Știm că vine."
+    body = html_page(text, "ISO-8859-16")
     assert decode_html(body, url=url)[1].encoding == get_encoding("windows-1250")
 
 
