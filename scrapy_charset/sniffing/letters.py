@@ -847,7 +847,7 @@ def prefer_clear_page_language(
     ``sample`` as the words' language as well as any reading within the margin below ``score``
     does, in candidate order. The tied readings otherwise (a Slovak name among Romanian words
     keeps ISO-8859-2's `Ľ`: Romanian is served in both ISO-8859-2 and windows-1250)."""
-    if not page_language_is_clear(page):
+    if not tied or not page_language_is_clear(page):
         return tied
     languages = page_languages(page)
     usual = frozenset().union(*(usual_encodings(language) for language in languages))

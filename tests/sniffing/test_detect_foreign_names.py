@@ -152,3 +152,8 @@ NORDIC = [
 def test_nordic_languages(country: str, text: str, encoding: str, tld: str | None) -> None:
     url = tld and f"http://example.{country if tld == 'country' else tld}/"
     assert decodes_right(html_page(text, encoding), encoding, url)
+
+
+def test_no_tied_readings_is_no_error() -> None:
+    german = b"<p>die und der das ist nicht ein eine zu den von mit auf dem"
+    assert prefer_clear_page_language(german, [], 0.0, ("windows-1252",), german) == []
