@@ -857,7 +857,8 @@ def prefer_clear_page_language(
     if as_page >= score - _EPSILON:
         return tied  # the winners read the words' language
     keys, numbers = _byte_counts(sample)
-    lowest = score - max(_NEAR_PER_BYTE * sum(numbers), _ONE_FOREIGN_LETTER) - _EPSILON
+    near = _NEAR_PER_BYTE * sum(numbers)
+    winner = charmap_table(tied[0])
     # (Letters stay letters: a reading that makes a name's letter a sign reads the words'
     # language better only by reading the name as no word.)
     letters_of_tied = frozenset(keys).intersection(*(_letter_keys(name) for name in tied))
@@ -866,6 +867,15 @@ def prefer_clear_page_language(
     for name in candidates:
         if name in excluded or not letters_of_tied <= _letter_keys(name):
             continue
+        # Within the margin: near on letters, or behind by no more than the letters it reads
+        # otherwise are worth (each a letter of the winner's language, foreign to the words').
+        table = charmap_table(name)
+        otherwise = sum(
+            n
+            for key, n in zip(keys, numbers, strict=True)
+            if table[key + 0x80] != winner[key + 0x80]
+        )
+        lowest = score - max(near, _ONE_FOREIGN_LETTER * max(otherwise, 1)) - _EPSILON
         letters = _language_scores(keys, numbers, name)
         best = max(letters.values(), default=float("-inf")) + _PRIOR.get(name, 0.0)
         if best < lowest:  # (the context scores are never positive)
@@ -922,21 +932,30 @@ def usual_encodings(language: str) -> frozenset[str]:
     )
 
 
-# What one letter of a foreign name is worth to the reading that makes it a letter of another
+# What each letter of a foreign name is worth to the reading that makes it a letter of another
 # language than the words' (a letter there, +1; foreign to the words' language, -1).
 _ONE_FOREIGN_LETTER = 2.0
 
 
 def page_language_is_clear(page: bytes) -> bool:
     """Whether the ASCII words of ``page`` say their language clearly: at least twice the
-    margin, and twice as many as the words of any language they do not say."""
+    margin, twice as many as the words of any language they do not say, and three different
+    words of it (Polish `nad` three times is no Estonian page)."""
     hits = page_word_hits(page)
     if not hits:
         return False
     languages = page_languages(page)
     top = max(hits.values())
     others = max((n for name, n in hits.items() if name not in languages), default=0)
-    return top >= 2 * _WORD_MARGIN and top >= 2 * others
+    if top < 2 * _WORD_MARGIN or top < 2 * others:
+        return False
+    words = _ascii_words(page)
+    table = _languages_of_words(not _english_only_bytes().isdisjoint(words))
+    said = [word for word in words if not languages.isdisjoint(table.get(word, ()))]
+    return len(said) >= _CLEAR_WORDS
+
+
+_CLEAR_WORDS = 3
 
 
 def prefer_page_language(

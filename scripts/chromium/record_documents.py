@@ -1162,6 +1162,60 @@ def rare_letters() -> Iterator[Doc]:
     return windows_1252_texts("rare_letters", "rare", RARE_LETTERS, 4, "letters rare elsewhere")
 
 
+# Undeclared text whose words say their language clearly and whose only letters another
+# language's encoding reads differently are a foreign name's (Icelandic `ð þ`, Estonian `õ`), or
+# Finnish loanwords' `š ž` in ISO-8859-15; and Afrikaans `ê` and Occitan `è ò` with their words.
+_GERMAN = (
+    "Die Bibliothek ist von Montag bis Freitag geöffnet. Wir haben neue Bücher über die"
+    " Geschichte der Stadt und viele Karten für die Reise."
+)
+_FRENCH = (
+    "La bibliothèque est ouverte du lundi au vendredi. Nous avons des livres sur l'histoire de"
+    " la ville et des cartes pour le voyage."
+)
+FOREIGN_NAMES: dict[str, tuple[str, str]] = {
+    "de-thorshofn": (_GERMAN + " Ort: Þórshöfn.", "cp1252"),
+    "de-strandabyggd": (_GERMAN + " Ort: Strandabyggð.", "cp1252"),
+    "de-nordurthing": (_GERMAN + " Ort: Norðurþing.", "cp1252"),
+    "fr-voro": (_FRENCH + " Lieu : Võro.", "cp1252"),
+    "fr-nordurthing": (_FRENCH + " Lieu : Norðurþing.", "cp1252"),
+    "fi-sakki": (
+        "Pelaamme šakkia joka tiistai kirjastossa. Se on hauskaa, ja kaikki ovat"
+        " tervetulleita, myös aloittelijat.",
+        "iso8859_15",
+    ),
+    "fi-kambodza": (
+        "Matka Kambodžaan kesti kaksi viikkoa, ja se oli hieno kokemus. Kuvat ovat nyt"
+        " verkossa.",
+        "iso8859_15",
+    ),
+    "af-leer": (
+        "Die lêer is nie gevind nie. Kies asseblief 'n ander lêer en probeer weer.", "cp1252"
+    ),
+    "oc-dorsier": ("Lo dorsièr «fòtos» es void: lo rèire plan es pas trobat.", "cp1252"),
+    # A Polish name among German words in windows-1250 (windows-1252 reads `Gdañsk`).
+    "de-gdansk": (_GERMAN + " Ort: Gdańsk.", "cp1250"),
+    "de-gdansk-3": (_GERMAN + " Gdańsk, Gdańsk und noch einmal Gdańsk.", "cp1250"),
+    "de-poznan": (_GERMAN + " Ort: Poznań.", "cp1250"),
+}
+_WHATWG_OF = {"cp1252": "windows-1252", "iso8859_15": "ISO-8859-15", "cp1250": "windows-1250"}
+
+
+def foreign_names() -> Iterator[Doc]:
+    for name, (text, codec) in FOREIGN_NAMES.items():
+        for size, marker in (("short", text), ("long", " ".join([text] * 3))):
+            body = page("", marker).encode(codec)
+            yield Doc(
+                f"names-{name}-{size}",
+                "foreign_names",
+                f"undeclared {name} in {_WHATWG_OF[codec]}, words of one language and a name"
+                f" or loanword, {size} ({len(body)} bytes)",
+                body,
+                true_encoding=_WHATWG_OF[codec],
+                expected_marker=marker,
+            )
+
+
 GROUPS = {
     "xml_types": xml_types,
     "bom_header_meta": bom_header_meta,
@@ -1185,6 +1239,7 @@ GROUPS = {
     "western_signs": western_signs,
     "guillemets": guillemets,
     "rare_letters": rare_letters,
+    "foreign_names": foreign_names,
 }
 
 

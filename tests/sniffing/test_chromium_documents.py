@@ -91,6 +91,17 @@ EXPECTED_DISAGREEMENTS: dict[str, tuple[str, str]] = {
         for size in ("short", "long")
     },
     **{
+        f"names-{name}-{size}": (encoding, f"Chromium: {chromium}")
+        for name, encoding, chromium in (
+            ("fi-sakki", "ISO-8859-15", "windows-1252 (Finnish `šakki` as `¨akki`)"),
+            ("fi-kambodza", "ISO-8859-15", "windows-1250 (`Kambodža` as `Kambod¸a`)"),
+            ("af-leer", "windows-1252", "windows-1250 (Afrikaans `lêer` as `lęer`)"),
+            ("oc-dorsier", "windows-1252", "windows-1250 (Occitan `fòtos` as `fňtos`)"),
+            ("de-poznan", "windows-1250", "windows-1252 (`Poznań` among German words as `Poznañ`)"),
+        )
+        for size in ("short", "long")
+    },
+    **{
         d["id"]: ("UTF-8", "UTF-8 with one invalid sequence; Chromium: as for valid UTF-8")
         for d in DOCUMENTS
         if d["group"] == "nearly_utf8"

@@ -40,6 +40,7 @@ URLS = [None, "http://example.com/"]
     ("text", "name"),
     [
         (GERMAN, "Strandabyggð"),  # windows-1254 `Strandabyggğ`
+        (GERMAN, "Norðurþing"),  # windows-1254 `Norğurşing`
         (GERMAN, "Þórshöfn"),  # windows-1257 `Žórshöfn`
         (GERMAN, "Ísafjörður"),  # windows-1254 `Ísafjörğur`
         (FRENCH, "Norðurþing"),  # ISO-8859-14 `Norŵurŷing`
@@ -83,6 +84,10 @@ def test_the_rule_needs_clear_words_and_an_unusual_winner() -> None:
         "windows-1252",
     )
     assert not page_language_is_clear(mixed)
+    # One word of a language again and again is no clear page of it (Polish `nad` is
+    # Estonian's): three different words are.
+    assert not page_language_is_clear(b"<p>nad nad nad nad w lesie i nad rzeka")
+    assert page_language_is_clear(b"<p>die Stadt und der Hafen, das ist nicht weit")
     # A winner in an encoding the words' language is served in: no change (Romanian in
     # ISO-8859-2 or windows-1250; Romanian has no usual encoding of its own here).
     assert usual_encodings("german") == {"windows-1252", "ISO-8859-15"}
