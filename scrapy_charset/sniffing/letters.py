@@ -132,7 +132,9 @@ WORDS: dict[str, str] = {
     "portuguese": "os as de do da dos das que em um uma para com no na por se não ao aos mais"
     " mas foi ele ela tem seu sua quando muito já também pelo pela até isso entre era sem"
     " ser está são",
-    "italian": "il lo la gli le di che un una per con non si del della sono nel al",
+    "italian": "il lo la gli le di che un una per con non si del della sono nel al anche come"
+    " questo questa ma ha dei delle alla nella dal dalla sul ogni loro quando dopo ancora"
+    " essere stato molto",
     "catalan": "el la els les de que en un una per amb és del al als no es hi ho li són més"
     " però com aquest aquesta seu seva també pel dels quan molt",
     "occitan": "lo la los las de del dels que en un una per amb es son pas se dins aquò coma"
@@ -174,7 +176,8 @@ WORDS: dict[str, str] = {
     " jis ji mes jie taip arba kas ne bus po prie savo labai",
     "maltese": "il li ta tal fil għal ma minn bħala huwa hija kien dan din fuq jew biex kif"
     " wara anki kull għax lil mill jekk meta aktar hemm kienet",
-    "esperanto": "la kaj de en estas al ne ke por kun mi li ŝi ili ĉi unu sed pri",
+    "esperanto": "la kaj de en estas al ne ke por kun mi li ŝi ili ĉi unu sed pri el pli tiu"
+    " tio sur dum jam nur ankaŭ estis povas oni tre kiu kio kiel sia ĉu ol",
     "welsh": "yr yn ac mae wedi ei eu gyda oedd sydd hefyd bod fod ond hyn ddim ar am"
     " fel gan ym yng",
     "breton": "ar al ha hag eus war gant evit eo zo ket emañ eñ ez ul ur bet hep dre eget pe"
@@ -857,6 +860,16 @@ def prefer_clear_page_language(
     if as_page >= score - _EPSILON:
         return tied  # the winners read the words' language
     keys, numbers = _byte_counts(sample)
+    # The language the winners read is one the words do not say: its own words (those the
+    # words' language does not share) are fewer than half the words' language's.
+    theirs = frozenset().union(
+        *(_said_languages(_language_scores(keys, numbers, name), 0.0) for name in tied)
+    )
+    own = _own_word_hits(page, languages)
+    if 2 * max((own[language] for language in theirs), default=0) > max(
+        page_word_hits(page).values()
+    ):
+        return tied
     near = _NEAR_PER_BYTE * sum(numbers)
     winner = charmap_table(tied[0])
     # (Letters stay letters: a reading that makes a name's letter a sign reads the words'
@@ -939,23 +952,45 @@ _ONE_FOREIGN_LETTER = 2.0
 
 def page_language_is_clear(page: bytes) -> bool:
     """Whether the ASCII words of ``page`` say their language clearly: at least twice the
-    margin, twice as many as the words of any language they do not say, and three different
-    words of it (Polish `nad` three times is no Estonian page)."""
+    margin, three different words of it (Polish `nad` three times is no Estonian page), and
+    of words the rival language (the one they do not say with most words of its own there)
+    does not share, twice as many as it has (Catalan `la` `per` `al` among Italian words are
+    Italian's too, and say nothing between them)."""
     hits = page_word_hits(page)
     if not hits:
         return False
     languages = page_languages(page)
     top = max(hits.values())
-    others = max((n for name, n in hits.items() if name not in languages), default=0)
-    if top < 2 * _WORD_MARGIN or top < 2 * others:
+    if top < 2 * _WORD_MARGIN:
         return False
     words = _ascii_words(page)
     table = _languages_of_words(not _english_only_bytes().isdisjoint(words))
     said = [word for word in words if not languages.isdisjoint(table.get(word, ()))]
-    return len(said) >= _CLEAR_WORDS
+    if len(said) < _CLEAR_WORDS:
+        return False
+    own = _own_word_hits(page, languages)
+    if not own:
+        return True
+    rival, theirs = own.most_common(1)[0]
+    ours = sum(words[word] for word in said if rival not in table[word])
+    return ours >= 2 * theirs
 
 
 _CLEAR_WORDS = 3
+
+
+def _own_word_hits(page: bytes, languages: frozenset[str]) -> Counter[str]:
+    """How many of the ASCII words of ``page`` are frequent words of each language, counting
+    only the words that are none of ``languages``'s."""
+    words = _ascii_words(page)
+    table = _languages_of_words(not _english_only_bytes().isdisjoint(words))
+    own: Counter[str] = Counter()
+    for word, number in words.items():
+        found = table.get(word, ())
+        if languages.isdisjoint(found):
+            for language in found:
+                own[language] += number
+    return own
 
 
 def prefer_page_language(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_charset.sniffing.letters import (
+    _own_word_hits,
     page_language_is_clear,
     prefer_clear_page_language,
     ranked_readings,
@@ -77,10 +78,11 @@ def test_the_rule_needs_clear_words_and_an_unusual_winner() -> None:
     assert prefer_clear_page_language(
         body, list(ranking.best), ranking.score, ("windows-1252", *ranking.best), body
     ) == ["windows-1252"]
-    # Words of no clear language (a German sentence among as many Dutch words): no change.
+    # Words of no clear language (German and as many Dutch words): no change.
     mixed = html_page(
-        f"{GERMAN} De bibliotheek is open van maandag tot vrijdag en het is een mooie plek"
-        " voor de kinderen van de stad, met veel boeken op de planken. Ort: Þórshöfn.",
+        f"{GERMAN} De bibliotheek is van maandag tot vrijdag open. Wij hebben nieuwe boeken"
+        " over de geschiedenis van de stad en veel kaarten voor de reis. De toegang is"
+        " gratis, en de rondleiding duurt een uur. Ort: Þórshöfn.",
         "windows-1252",
     )
     assert not page_language_is_clear(mixed)
@@ -88,6 +90,15 @@ def test_the_rule_needs_clear_words_and_an_unusual_winner() -> None:
     # Estonian's): three different words are.
     assert not page_language_is_clear(b"<p>nad nad nad nad w lesie i nad rzeka")
     assert page_language_is_clear(b"<p>die Stadt und der Hafen, das ist nicht weit")
+    # Words Italian shares with Catalan (`la` `per` `al` `un`) say nothing between them: the
+    # Italian ones of its own (`il` `dal` `della`) make the page clearly Italian.
+    italian = (
+        b"<p>La biblioteca aperta dal luned al venerd. Abbiamo nuovi libri sulla storia della"
+        b" citt e molte mappe per il viaggio. La visita dura un'ora."
+    )
+    assert page_language_is_clear(italian)
+    assert _own_word_hits(italian, frozenset({"italian"})) == {}
+    assert _own_word_hits(italian, frozenset({"catalan"}))["italian"] == 3  # il dal della
     # A winner in an encoding the words' language is served in: no change (Romanian in
     # ISO-8859-2 or windows-1250; Romanian has no usual encoding of its own here).
     assert usual_encodings("german") == {"windows-1252", "ISO-8859-15"}
