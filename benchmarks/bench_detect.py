@@ -1,6 +1,10 @@
 """Detection plus decoding of undeclared 20 KB pages, per encoding, side by side in one run.
 
-Usage: python benchmarks/bench_detect.py [--repeat N]
+Usage: python benchmarks/bench_detect.py [--repeat N] [--short]
+
+With ``--short``, the short pages instead (``-short`` and ``-few``, 100-600 bytes: a few
+non-ASCII bytes to decide on), all the languages of each encoding, each page once per run
+(no page's figures are a repeat of another's).
 
 For each encoding of the labelled pages (``tests/data/detection``, one language each), the long
 page is grown to about 20 KB by repeating its text, without any declaration (and the UTF-8
@@ -45,6 +49,21 @@ def pages() -> dict[str, tuple[str, bytes]]:
     return chosen
 
 
+def short_pages() -> dict[str, tuple[str, list[bytes]]]:
+    """The short undeclared pages of each encoding: encoding -> (languages, bodies)."""
+    chosen: dict[str, tuple[list[str], list[bytes]]] = {}
+    for row in (PAGES / "MANIFEST.tsv").read_text().splitlines()[1:]:
+        name, encoding, _ = row.split("\t")
+        if name.endswith(("-short.html", "-few.html")):
+            languages, bodies = chosen.setdefault(encoding, ([], []))
+            languages.append(name.split("-" + encoding)[0])
+            bodies.append((PAGES / name).read_bytes())
+    return {
+        encoding: (",".join(sorted(set(languages)))[:8], bodies)
+        for encoding, (languages, bodies) in chosen.items()
+    }
+
+
 def timed(function: Callable[[], object], repeat: int) -> list[float]:
     times = []
     for _ in range(repeat):
@@ -57,23 +76,31 @@ def timed(function: Callable[[], object], repeat: int) -> list[float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=31)
+    parser.add_argument("--short", action="store_true", help="the short pages (see above)")
     args = parser.parse_args(argv)
 
     import charset_normalizer
     from scrapy.http import HtmlResponse
 
     url = "http://www.example.com/page.html"
-    print(f"undeclared ~{SIZE // 1024} KB pages, median us per page ({args.repeat} runs each):")
+    if args.short:
+        print(f"undeclared short pages, median us per page ({args.repeat} runs of each set):")
+        sets = short_pages()
+    else:
+        print(f"undeclared ~{SIZE // 1024} KB pages, median us per page ({args.repeat} runs each):")
+        sets = {encoding: (language, [body]) for encoding, (language, body) in pages().items()}
     print(
         f"  {'encoding':16s} {'lang':8s} {'ours':>8s} {'Scrapy':>8s} {'ch-norm':>8s}"
         f" {'ours/Scrapy':>12s} {'ours/ch-norm':>13s}"
     )
     worst_scrapy = worst_cn = 0.0
-    for encoding, (language, body) in pages().items():
+    for encoding, (language, bodies) in sets.items():
         contenders: dict[str, Callable[[], object]] = {
-            "ours": lambda body=body: decode_html(body, url=url)[0],
-            "scrapy": lambda body=body: HtmlResponse(url, body=body).text,
-            "cn": lambda body=body: str(charset_normalizer.from_bytes(body).best()),
+            "ours": lambda bodies=bodies: [decode_html(body, url=url)[0] for body in bodies],
+            "scrapy": lambda bodies=bodies: [HtmlResponse(url, body=body).text for body in bodies],
+            "cn": lambda bodies=bodies: [
+                str(charset_normalizer.from_bytes(body).best()) for body in bodies
+            ],
         }
         times: dict[str, list[float]] = {name: [] for name in contenders}
         for function in contenders.values():
@@ -81,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(3):  # interleaved rounds
             for name, function in contenders.items():
                 times[name] += timed(function, max(1, args.repeat // 3))
-        median = {name: statistics.median(values) * 1e6 for name, values in times.items()}
+        median = {
+            name: statistics.median(values) * 1e6 / len(bodies) for name, values in times.items()
+        }
         to_scrapy, to_cn = median["ours"] / median["scrapy"], median["ours"] / median["cn"]
         worst_scrapy, worst_cn = max(worst_scrapy, to_scrapy), max(worst_cn, to_cn)
         print(

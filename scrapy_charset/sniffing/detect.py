@@ -892,8 +892,9 @@ class CharsetNormalizerDetector:
         settled, quick = fast_path(prefix)
         if settled:
             return quick
-        from .letters import CANDIDATES, LATIN_CANDIDATES, ranked_readings
+        from .letters import CANDIDATES, LATIN_CANDIDATES, new_sample, ranked_readings
 
+        new_sample()
         sample = text_sample(prefix, self.sample_bytes)
         if sample.isascii():
             return None

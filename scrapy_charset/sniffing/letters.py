@@ -575,12 +575,29 @@ def _language_scores(
     """How much the non-ASCII bytes (``keys`` - 0x80, seen ``numbers`` times) read as letters
     of each language ``encoding`` can write; ``weights_of`` is ``_getter(keys)`` if the
     caller has it (picking the weights at once costs less than a lookup each: the same
-    products, summed in the same order)."""
-    pick = _getter(keys) if weights_of is None else weights_of
-    return {
-        language: sum(map(mul, numbers, pick(_weights(encoding, language))))
-        for language in languages_of(encoding)
-    }
+    products, summed in the same order). Kept for the sample's next questions (the ranking,
+    the words and the rules each ask them of the same bytes; :func:`new_sample` forgets
+    them): not to be changed."""
+    key = (tuple(keys), tuple(numbers), encoding)
+    scores = _LANGUAGE_SCORES.get(key)
+    if scores is None:
+        pick = _getter(keys) if weights_of is None else weights_of
+        scores = {
+            language: sum(map(mul, numbers, pick(_weights(encoding, language))))
+            for language in languages_of(encoding)
+        }
+        if len(_LANGUAGE_SCORES) >= 256:  # (a sample's questions are fewer)
+            _LANGUAGE_SCORES.clear()
+        _LANGUAGE_SCORES[key] = scores
+    return scores
+
+
+_LANGUAGE_SCORES: dict[tuple[tuple[int, ...], tuple[int, ...], str], dict[str, float]] = {}
+
+
+def new_sample() -> None:
+    """Forget the scores kept for the last sample (a page's detection starts)."""
+    _LANGUAGE_SCORES.clear()
 
 
 def _getter(keys: list[int]) -> Callable[[tuple[float, ...]], tuple[float, ...]]:
