@@ -743,15 +743,22 @@ def _ascii_words(page: bytes) -> dict[bytes, int]:
     return {run: number for run, number in runs.items() if len(run) > 1 and run.isalpha()}
 
 
+def _words_and_languages(
+    page: bytes,
+) -> tuple[dict[bytes, int], dict[bytes, tuple[str, ...]]]:
+    """The ASCII words of the text of ``page`` (``_ascii_words``) and the languages each
+    frequent word is a word of (without those English shares, when the text holds English)."""
+    words = _ascii_words(page)
+    return words, _languages_of_words(not _english_only_bytes().isdisjoint(words))
+
+
 @lru_cache(maxsize=4)
 def page_word_hits(page: bytes) -> dict[str, int]:
     """How many of the ASCII words of the text of ``page`` (a part of a page) are frequent
     words of each language (without those English shares with it, when the text holds
     English); none when the best language's are fewer than two or than a tenth of the words:
     no language is said."""
-    words = _ascii_words(page)
-    english = not _english_only_bytes().isdisjoint(words)
-    table = _languages_of_words(english)
+    words, table = _words_and_languages(page)
     hits: Counter[str] = Counter()
     for word in table.keys() & words.keys():
         for language in table[word]:
@@ -980,8 +987,7 @@ def page_language_is_clear(page: bytes) -> bool:
     top = max(hits.values())
     if top < 2 * _WORD_MARGIN:
         return False
-    words = _ascii_words(page)
-    table = _languages_of_words(not _english_only_bytes().isdisjoint(words))
+    words, table = _words_and_languages(page)
     said = [word for word in words if not languages.isdisjoint(table.get(word, ()))]
     if len(said) < _CLEAR_WORDS:
         return False
@@ -999,8 +1005,7 @@ _CLEAR_WORDS = 3
 def _own_word_hits(page: bytes, languages: frozenset[str]) -> Counter[str]:
     """How many of the ASCII words of ``page`` are frequent words of each language, counting
     only the words that are none of ``languages``'s."""
-    words = _ascii_words(page)
-    table = _languages_of_words(not _english_only_bytes().isdisjoint(words))
+    words, table = _words_and_languages(page)
     own: Counter[str] = Counter()
     for word, number in words.items():
         found = table.get(word, ())
