@@ -799,6 +799,12 @@ def choose_single_byte(
             if neutral.count(b"\xb5") < sample.count(b"\xb5"):
                 ruled_out = _readings_without_micro_sign()
             sample, ranked = neutral, None
+    if _has_c1(window):
+        # Bytes 0x80-0x9F on the page: no ISO-8859 reading (a ranking without them is the
+        # same but where one of them is among the best or near them).
+        ruled_out |= ISO_8859
+        if ranked is not None and not ISO_8859.isdisjoint(ranked.best + ranked.near):
+            ranked = None
     if ranked is None or candidates != CANDIDATES:
         if _high_bytes(sample) >= _NO_LANGUAGE_BYTES and _has_control_codes(sample):
             # Binary data (a mislabelled image or PDF: control codes no text has) that every
@@ -808,11 +814,6 @@ def choose_single_byte(
             pool = readings_below_zero(sample, candidates, ruled_out)
             if pool is not None and ISO_8859.isdisjoint(pool):
                 return None
-        ranked = ranked_readings(sample, candidates, ruled_out)
-    if not ISO_8859.isdisjoint(ranked.best + ranked.near) and _has_c1(window):
-        # (Only when an ISO-8859 reading is among the best or near them can ruling them out
-        # change the ranking: the page is scanned for C1 bytes then only.)
-        ruled_out |= ISO_8859
         ranked = ranked_readings(sample, candidates, ruled_out)
     if _is_no_language(sample, ranked.score):
         # Text in an encoding no browser has (DOS or Mac code pages): no reading is right;
@@ -831,17 +832,12 @@ def choose_single_byte(
     # page's words: the readings that give that language's letters or signs.
     page = _words_around(window or sample)
     tied = prefer_signs_in_english(sample, tied, candidates, page)
-    by_words = prefer_page_language(
-        sample, tied, candidates, page, lambda: ruled_out | (ISO_8859 if _has_c1(window) else set())
-    )
+    by_words = prefer_page_language(sample, tied, candidates, page, ruled_out)
     # Readings as good as each other, or nearly (as good on letters, different languages):
     # those whose words are clearly of the language their letters say, then those that read
     # as the language of the page's words, then as the TLD's language.
     tied = by_words if by_words != tied else prefer_words(sample, tied, ranked.near)
-    tied = prefer_clear_page_language(
-        sample, tied, ranked.score, candidates, page,
-        lambda: ruled_out | (ISO_8859 if _has_c1(window) else set()),
-    )  # fmt: skip
+    tied = prefer_clear_page_language(sample, tied, ranked.score, candidates, page, ruled_out)
     tied = prefer_page_words(sample, tied, page)
     tied = prefer_language(sample, tied, TLD_LANGUAGES.get(tld or ""))
     if preferred is not None and preferred.name in tied:

@@ -604,7 +604,10 @@ def _getter(keys: list[int]) -> Callable[[tuple[float, ...]], tuple[float, ...]]
     """A function picking the weights of ``keys`` (in order) out of a table of weights."""
     if len(keys) > 1:
         return itemgetter(*keys)
-    return lambda weights: tuple(weights[key] for key in keys)
+    if keys:
+        key = keys[0]
+        return lambda weights: (weights[key],)
+    return lambda weights: ()
 
 
 @cache
@@ -863,14 +866,14 @@ def prefer_clear_page_language(
     score: float,
     candidates: tuple[str, ...],
     page: bytes,
-    ruled_out: Callable[[], frozenset[str]] = frozenset,
+    ruled_out: frozenset[str] = frozenset(),
 ) -> list[str]:
     """Where the words of ``page`` say their language clearly (:func:`page_language_is_clear`),
     none of the ``tied`` readings (``score``: their score) is in an encoding that language is
     usually served in (:func:`usual_encodings`), and they win as another language, on the
     letters of a foreign name (Icelandic `Norðurþing` in German text read as windows-1257's
     Baltic `Noršuržing`, `Võro` among Italian words as ISO-8859-3's Maltese `Vġro`): the
-    ``candidates`` in the usual encodings (but those ``ruled_out``, asked then only) that read
+    ``candidates`` in the usual encodings (but those ``ruled_out``) that read
     ``sample`` as the words' language as well as any reading within the margin below ``score``
     does, in candidate order. The tied readings otherwise (a Slovak name among Romanian words
     keeps ISO-8859-2's `Ľ`: Romanian is served in both ISO-8859-2 and windows-1250)."""
@@ -899,10 +902,9 @@ def prefer_clear_page_language(
     # (Letters stay letters: a reading that makes a name's letter a sign reads the words'
     # language better only by reading the name as no word.)
     letters_of_tied = frozenset(keys).intersection(*(_letter_keys(name) for name in tied))
-    excluded = ruled_out()
     scores: dict[str, float] = {}
     for name in candidates:
-        if name in excluded or not letters_of_tied <= _letter_keys(name):
+        if name in ruled_out or not letters_of_tied <= _letter_keys(name):
             continue
         # Within the margin: near on letters, or behind by no more than the letters it reads
         # otherwise are worth (each a letter of the winner's language, foreign to the words').
@@ -1020,11 +1022,11 @@ def prefer_page_language(
     tied: list[str],
     candidates: tuple[str, ...],
     page: bytes,
-    ruled_out: Callable[[], frozenset[str]] = frozenset,
+    ruled_out: frozenset[str] = frozenset(),
 ) -> list[str]:
     """Where ``sample`` has a few non-ASCII bytes only and the ASCII words of ``page`` (the
     part of the page around them) are clearly of another language than the ``tied``
-    readings' letters say, the ``candidates`` (but those ``ruled_out``, asked then only) that
+    readings' letters say, the ``candidates`` (but those ``ruled_out``) that
     read every one of those bytes as a letter or a sign of the words' language, and read them
     as that language better than the tied readings do: ISO-8859-16's `„da”` among Romanian
     words is no Slovak `Ľdaľ` (ISO-8859-2). A letter or two weigh less than a page of words.
@@ -1048,7 +1050,6 @@ def prefer_page_language(
     said_best = max((hits.get(language, 0) for language in said), default=0)
     if said & languages or top - said_best < _WORD_MARGIN or top < 2 * said_best:
         return tied
-    excluded = ruled_out()
     # Where the words say their language clearly (twice the margins), a foreign name among
     # them may keep letters of another language (_reads_mostly_as); else every byte must be
     # the words' language's (a Croatian page's `uz` ×3 is no Latvian page).
@@ -1057,7 +1058,7 @@ def prefer_page_language(
     scores = {
         name: _score_as(sample, name, languages)
         for name in candidates
-        if name not in excluded
+        if name not in ruled_out
         and (
             _reads_mostly_as(keys, numbers, name, languages)
             if clearly
