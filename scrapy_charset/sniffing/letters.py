@@ -900,8 +900,11 @@ def prefer_clear_page_language(
     near = _NEAR_PER_BYTE * sum(numbers)
     winner = charmap_table(tied[0])
     # (Letters stay letters: a reading that makes a name's letter a sign reads the words'
-    # language better only by reading the name as no word.)
-    letters_of_tied = frozenset(keys).intersection(*(_letter_keys(name) for name in tied))
+    # language better only by reading the name as no word. Bytes in no word with an ASCII
+    # letter are no name's: guillemets around nothing, `«»`, are no Slovak `Ťť`.)
+    letters_of_tied = _keys_in_words(sample, winner).intersection(
+        *(_letter_keys(name) for name in tied)
+    )
     scores: dict[str, float] = {}
     for name in candidates:
         if name in ruled_out or not letters_of_tied <= _letter_keys(name):
@@ -1326,6 +1329,27 @@ def _encoded(text: str, encoding: str) -> bytes | None:
 
 
 @cache
+def _keys_in_words(sample: bytes, table: str) -> frozenset[int]:
+    """The non-ASCII bytes (- 0x80) of ``sample`` that are somewhere in a word with an ASCII
+    letter, read by ``table`` (a single-byte encoding's ``charmap_table``)."""
+    found: set[int] = set()
+    size = len(sample)
+    position = 0
+    while position < size:
+        if sample[position] < 0x80 or not _is_letter(table[sample[position]]):
+            position += 1
+            continue
+        start = position
+        while start > 0 and _is_letter(table[sample[start - 1]]):
+            start -= 1
+        while position < size and _is_letter(table[sample[position]]):
+            position += 1
+        word = sample[start:position]
+        if not word.isascii() and any(byte < 0x80 for byte in word):
+            found.update(byte - 0x80 for byte in word if byte >= 0x80)
+    return frozenset(found)
+
+
 def _letter_keys(encoding: str) -> frozenset[int]:
     """The non-ASCII bytes (- 0x80, as ``_byte_counts`` keys them) ``encoding`` reads as
     letters."""

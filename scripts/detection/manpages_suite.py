@@ -25,6 +25,7 @@ from __future__ import annotations
 import gzip
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from gettext_suite import suite_parser, to_cp1258, write_from_args
@@ -126,13 +127,18 @@ def _cut(paragraph: str, codec: str, room: int) -> bytes:
 
 
 def text_of(
-    pages: list[Path], codec: str, low: int, high: int, rng: random.Random
+    pages: list[Path],
+    codec: str,
+    low: int,
+    high: int,
+    rng: random.Random,
+    paragraphs_of: Callable[[Path], list[str]] = paragraphs,
 ) -> bytes | None:
-    """Consecutive paragraphs of a page drawn at random until the text is ``low``-``high``
-    bytes long; None when no page gives ``low`` bytes."""
+    """Consecutive paragraphs (``paragraphs_of``) of a page drawn at random until the text is
+    ``low``-``high`` bytes long; None when no page gives ``low`` bytes."""
     target = rng.randint(low, high)
     for _ in range(20):
-        found = paragraphs(rng.choice(pages))
+        found = paragraphs_of(rng.choice(pages))
         if not found:
             continue
         start = rng.randrange(len(found))

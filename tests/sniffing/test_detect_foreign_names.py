@@ -173,3 +173,32 @@ def test_nordic_languages(country: str, text: str, encoding: str, tld: str | Non
 def test_no_tied_readings_is_no_error() -> None:
     german = b"<p>die und der das ist nicht ein eine zu den von mit auf dem"
     assert prefer_clear_page_language(german, [], 0.0, ("windows-1252",), german) == []
+
+
+# A page of Spanish words whose letters (`ó á í é ú`) read alike in windows-1252 and ISO-8859-2,
+# Czech letters there, and score a little higher as Czech.
+SPANISH_CONTENTS = (
+    "1.1. Relación de programas 1.2. Relación de paquetes de la versión estable 1.3. Relación"
+    " entre la publicación y la distribución 1.4. Operaciones básicas de gestión 1.5. Opciones"
+    " de la línea de órdenes 1.6. Relación de combinaciones de teclas 1.7. La clasificación de"
+    " la vista 1.8. Relación de fórmulas de búsqueda 1.9. Relación de herramientas 2.1."
+    " Relación de cargadores de arranque 2.2. Significado de la entrada del menú 2.3. Relación"
+    " de sistemas de la técnica de configuración."
+)
+
+
+@pytest.mark.parametrize("url", [*URLS, "http://www.example.es/"])
+@pytest.mark.parametrize("encoding", ["windows-1252", "ISO-8859-15"])
+@pytest.mark.parametrize(
+    "tail",
+    [
+        " La entrada «» está vacía.",  # ISO-8859-2 `Ťť`: a word of no ASCII letter
+        " Escriba « » aquí.",  # `Ť` and `ť` alone
+        " El contenido de la entrada es «».",
+    ],
+)
+def test_signs_in_no_word_are_no_foreign_name(tail: str, encoding: str, url: str | None) -> None:
+    # The letters of a foreign name stay letters; bytes that stand in no word with an ASCII
+    # letter are no name's, and the clear Spanish words decide.
+    assert decodes_right(html_page(SPANISH_CONTENTS + tail, encoding), encoding, url)
+
