@@ -272,7 +272,10 @@ _MISPLACED = (
     # A non-Latin letter against a Latin one.
     b"ac", b"ca", b"Ac", b"cA", b"aC", b"Ca", b"lc", b"cl", b"uc", b"cu",
     # A combining mark (a vowel point, a tone) with no letter before it, at a word's start.
-    b" m",
+    b" m", b" n",
+    # A mark of a non-Latin script (a Thai tone, a Hebrew or Arabic vowel point) on a Latin
+    # letter (French `Créé` in windows-874: `Cr้้`).
+    b"an", b"An", b"ln", b"un",
 )  # fmt: skip
 # Greek final sigma (class f) inside a word (Hebrew `ע` read as Greek); counted only where a
 # reading has the letter.
@@ -337,7 +340,9 @@ def _class_table(encoding: str) -> bytes:
     classes = []
     for char in charmap_table(encoding)[0x80:]:
         if unicodedata.category(char) == "Mn":
-            classes.append("m")
+            # (Thai, Hebrew and Arabic marks are their scripts' own; Vietnamese tones are
+            # the combining diacritics any Latin letter may take.)
+            classes.append("m" if "\u0300" <= char <= "\u036f" else "n")
         elif char == "ς":
             classes.append("f")
         elif _is_letter(char):
@@ -497,8 +502,9 @@ def _lone_keys(encoding: str) -> frozenset[int]:
 def _lone_score(marks: bytes) -> float:
     """The (negative) score of letters standing alone as words in the ``marks`` of a sample
     that are no word in any language: consonants with a diacritic (a `¾` read as `ž`), and
-    vowels with one but the few one-letter words (a `—` read as `ó`)."""
-    return _CONTEXT * marks.count(b" k ")
+    vowels with one but the few one-letter words (a `—` read as `ó`). Each counts, also where
+    two stand a space apart (`» ©` read as ISO-8859-2's `ť Š`)."""
+    return _CONTEXT * marks.replace(b" ", b"  ").count(b" k ")
 
 
 # A word holding an ASCII letter (from its start: linear time, one try per word).
@@ -542,7 +548,7 @@ def _pair_count(classes: bytes) -> int:
 
 # The class letters (every byte a class table gives: _class_table), each byte to its class
 # index (any other byte to one no pattern has), and the two-letter patterns' codes.
-_CLASSES = b"aAd mflucCx"
+_CLASSES = b"aAd mflucCxn"
 _CLASS_INDEX = bytes(_CLASSES.find(byte) % 16 for byte in range(256))
 _PAIRS = tuple(p for p in (*_MISPLACED, *_MISPLACED_FINAL) if len(p) == 2)
 _PAIR_CODES = frozenset(_CLASSES.index(p[0]) + 16 * _CLASSES.index(p[1]) for p in _PAIRS)
