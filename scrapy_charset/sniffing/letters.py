@@ -243,7 +243,7 @@ LATIN_CANDIDATES: tuple[str, ...] = (
 )  # fmt: skip
 
 # Punctuation and signs of running text (no mark); any other symbol counts as rare.
-_COMMON_SIGNS = set("\xa0\xad«»°©®–—‘’‚“”„…•·€£¥¢§±×¿¡™²³½¼¾ºª‹›₪؟،؛ـ\u200e\u200f฿")
+_COMMON_SIGNS = set("\xa0\xad«»°©®–—‘’‚“”„…•·€£¥¢§¶±×¿¡™²³½¼¾ºª‹›₪؟،؛ـ\u200e\u200f฿")
 # Apostrophes and hyphens may stand inside a word.
 _IN_WORD_SIGNS = set("’‘'·\xad–-")
 _FREQUENT, _OTHER, _FOREIGN, _RARE_SIGN, _BROKEN = 1.0, 0.4, -1.0, -0.5, -5.0
@@ -1326,6 +1326,23 @@ def _nasal_before_non_vowel(encoding: str) -> _Rule | None:
     return frozenset(byte - 0x80 for byte in nasals), re.compile(pattern)
 
 
+# Esperanto's consonants with a circumflex but `ĉ` (`eĉ`, "even") end no word: its words end in
+# a vowel or in `j` `n` `s` `ŭ` (a permalink `¶` glued to a word's end is ISO-8859-3's `ĥ`).
+_CIRCUMFLEX_CONSONANTS = "ĝĥĵŝĜĤĴŜ"
+
+
+@cache
+def _circumflex_at_word_end(encoding: str) -> _Rule | None:
+    """`ĝ ĥ ĵ ŝ` after a letter and before none in ``encoding``."""
+    table = charmap_table(encoding)
+    consonants = bytes(b for b in range(0x80, 0x100) if table[b] in _CIRCUMFLEX_CONSONANTS)
+    if not consonants:
+        return None
+    letters = _letter_bytes(encoding)
+    pattern = b"(?<=[" + letters + b"])[" + re.escape(consonants) + b"](?![" + letters + b"])"
+    return frozenset(byte - 0x80 for byte in consonants), re.compile(pattern)
+
+
 def _encoded(text: str, encoding: str) -> bytes | None:
     """``text`` in ``encoding``; ``None`` when it has no byte for one of its characters."""
     try:
@@ -1334,7 +1351,6 @@ def _encoded(text: str, encoding: str) -> bytes | None:
         return None
 
 
-@cache
 def _keys_in_words(sample: bytes, table: str) -> frozenset[int]:
     """The non-ASCII bytes (- 0x80) of ``sample`` that are somewhere in a word with an ASCII
     letter, read by ``table`` (a single-byte encoding's ``charmap_table``)."""
@@ -1356,6 +1372,7 @@ def _keys_in_words(sample: bytes, table: str) -> frozenset[int]:
     return frozenset(found)
 
 
+@cache
 def _letter_keys(encoding: str) -> frozenset[int]:
     """The non-ASCII bytes (- 0x80, as ``_byte_counts`` keys them) ``encoding`` reads as
     letters."""
@@ -1460,10 +1477,10 @@ def _misread_marks(sample: bytes, encoding: str) -> int:
 def _structure_score(scored: bytes, sample: bytes, keys: list[int], encoding: str) -> float:
     """The (negative) score of letters the spelling of their language rules out: a soft
     consonant before a vowel, `ľ` before `e` `i` `í`, `è` before a vowel but `o`, `đ` before
-    a consonant, a Greek capital with a tonos inside a word, `ñ` before no vowel, `¡` after a
-    letter, `Ά` before a shortened Greek verb (found in ``scored``, which holds a few bytes around
-    each non-ASCII byte), an inverted mark read as a letter (its clause, in the whole
-    ``sample``)."""
+    a consonant, a Greek capital with a tonos inside a word, `ñ` before no vowel, Esperanto's
+    `ĝ ĥ ĵ ŝ` at a word's end, `¡` after a letter, `Ά` before a shortened Greek verb (found
+    in ``scored``, which holds a few bytes around each non-ASCII byte), an inverted mark read
+    as a letter (its clause, in the whole ``sample``)."""
     score = 0.0
     for (rule_keys, pattern), spelled_so in _pair_rules(encoding):
         if rule_keys.isdisjoint(keys):
@@ -1489,6 +1506,7 @@ def _pair_rules(encoding: str) -> tuple[tuple[_Rule, frozenset[str]], ...]:
         (_dj_before_consonant(encoding), ()),
         (_tonos_capital_in_word(encoding), ()),
         (_nasal_before_non_vowel(encoding), ("breton",)),
+        (_circumflex_at_word_end(encoding), ()),
         (_opening_mark_after_letter(encoding), ()),
         (_alpha_before_aphaeresis(encoding), ()),
     )

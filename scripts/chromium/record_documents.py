@@ -1216,6 +1216,43 @@ def foreign_names() -> Iterator[Doc]:
             )
 
 
+
+# Documentation pages (Sphinx, MkDocs) end each heading with a permalink, `¶` (0xB6 in the
+# windows-125x encodings, ISO-8859-2's `ś`, ISO-8859-3's `ĥ`, ISO-8859-4's `ļ`): undeclared
+# windows-1252 pages whose only non-ASCII bytes, or nearly, are such marks, in the anchor's own
+# text node or glued to the heading's last word.
+PERMALINK_TEXTS = {
+    "en": ("Applying to Become a Member", "So you have read the documentation and want to help."),
+    "de": ("Installation", "Lesen Sie die Anleitung, bevor Sie beginnen."),
+    "fr": ("Candidater pour devenir membre", "Vous avez lu toute la documentation du projet."),
+    "it": ("Come aiutare la traduzione", "Scegliere ciò che si desidera tradurre."),
+}
+_PERMALINK_HOSTS = {"en": "www.example.com", "de": "www.example.de", "fr": "www.example.fr",
+                    "it": "www.example.it"}  # fmt: skip
+
+
+def permalinks() -> Iterator[Doc]:
+    for language, (title, text) in PERMALINK_TEXTS.items():
+        anchor = '<a class="headerlink" href="#s" title="Permalink">\u00b6</a>'
+        forms = {
+            "anchor": (f"<h2>{title}{anchor}</h2>", text),
+            "glued": ("", f"{title}\u00b6 {text}"),
+        }
+        for form, (before, marker) in forms.items():
+            body = page("", marker, before_marker=before).encode("cp1252")
+            for host in ("127.0.0.1", _PERMALINK_HOSTS[language]):
+                yield Doc(
+                    f"permalink-{language}-{form}-{'ip' if host[0].isdigit() else 'tld'}",
+                    "permalinks",
+                    f"undeclared windows-1252 {language} page with a heading permalink"
+                    f" (\u00b6, {form}) from {host} ({len(body)} bytes)",
+                    body,
+                    host=host,
+                    true_encoding="windows-1252",
+                    expected_marker=marker,
+                )
+
+
 GROUPS = {
     "xml_types": xml_types,
     "bom_header_meta": bom_header_meta,
@@ -1240,6 +1277,7 @@ GROUPS = {
     "guillemets": guillemets,
     "rare_letters": rare_letters,
     "foreign_names": foreign_names,
+    "permalinks": permalinks,
 }
 
 
