@@ -540,6 +540,43 @@ def _tld_reads_few_cjk(sample: bytes, readings: dict[str, str], tld: str | None)
     )
 
 
+# The CJK encodings of a TLD's locale encoding's language, and half-width katakana: Shift_JIS
+# reads EUC-JP's byte pairs (`図` `「」`) as such single bytes (`ｿﾞ` `｡ﾖ`), which running text
+# does not hold where a reading of full-width characters is at hand.
+_CJK_FAMILIES = {
+    "Shift_JIS": ("Shift_JIS", "EUC-JP"), "GBK": ("GBK",), "Big5": ("Big5",),
+    "EUC-KR": ("EUC-KR",),
+}  # fmt: skip
+_HALFWIDTH_KANA = lazy_compile("[\uff61-\uff9f]")
+
+
+def _tld_reading_of_a_few_symbols(
+    readings: dict[str, str], tld: str | None, window: bytes
+) -> str | None:
+    """The encoding of a few non-ASCII bytes in runs (``readings``: their valid CJK readings)
+    among ASCII words that are English or of no language, where the TLD's locale encoding is
+    a CJK one: its reading, or its language's other encoding's where that reads full-width
+    characters and it half-width katakana; ``None`` where this does not apply. An arrow or a
+    figure's `図` on an English page of a Chinese or Japanese site (GBK's `→`) is no letter
+    of the language a single-byte reading makes of it (x-mac-cyrillic's `°ъ`): nothing on the
+    page says that language."""
+    family = [name for name in _CJK_FAMILIES.get(_tld_name(tld) or "", ()) if name in readings]
+    if not family:
+        return None
+    from .letters import page_is_english, page_languages
+
+    page = _words_around(window)
+    if not page_is_english(page) and page_languages(page):
+        return None
+    full = [name for name in family if not _HALFWIDTH_KANA.search(readings[name])]
+    return (full or family)[0]
+
+
+def _tld_name(tld: str | None) -> str | None:
+    local = tld_default(tld)
+    return None if local is None else local.name
+
+
 def _high_bytes(data: bytes) -> int:
     return len(data) - len(data.translate(None, _HIGH_BYTE_VALUES))
 
@@ -904,11 +941,17 @@ class CharsetNormalizerDetector:
         # sample has a few non-ASCII bytes only and they read as letters in a single-byte
         # encoding (Dutch `één ’` is two Hangul syllables in EUC-KR).
         ranked: Ranking | None = None
+        readings: dict[str, str] | None = None
         if _high_bytes(sample) < _FEW_BYTES:
+            readings = multi_byte_readings(sample)
+            symbols = _tld_reading_of_a_few_symbols(readings, tld, prefix)
+            if symbols is not None:  # the TLD decides (or its language's other encoding)
+                return None if symbols == _tld_name(tld) else get_encoding(symbols)
             ranked = ranked_readings(sample)
             if _reads_as_letters(sample, ranked):
                 return choose_single_byte(sample, tld, window=prefix, ranked=ranked)
-        readings = multi_byte_readings(sample)
+        if readings is None:
+            readings = multi_byte_readings(sample)
         multi_byte = [get_encoding(name) for name in readings]
         if _tld_reads_few_cjk(sample, readings, tld):
             return None  # the TLD decides

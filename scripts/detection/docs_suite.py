@@ -6,9 +6,9 @@ Usage: python scripts/detection/docs_suite.py OUT [--bytes LOW HIGH] [--seed N] 
        python benchmarks/eval_text_suite.py OUT --failures
 
 Debian's translated manuals (``apt-get install installation-guide-amd64 debian-faq-de
-debian-reference-fr developers-reference-ru ...``) are web pages in some twenty languages:
-running prose written by people, with the commands, file names, English terms and typography
-of technical pages. The detection rules were never written from them, so they are an
+debian-reference-fr developers-reference-ru gimp-help-hu ...``; GIMP's manual among them)
+are web pages in some thirty languages: running prose written by people, with the commands,
+file names, English terms and typography of technical pages. The detection rules were never written from them, so they are an
 evaluation set independent of the other suites. Each HTML page's paragraphs, list items,
 table cells and headings are its paragraphs (markup removed, entities resolved); from there
 as ``manpages_suite.py`` does: for each language and each legacy encoding its pages are
@@ -33,9 +33,10 @@ _MANUALS = (
     "doc/debian/FAQ/{l}/*.html",
     "debian-reference/*.{l}.html",
     "developers-reference/{l}/*.html",
+    "gimp/2.0/help/{l}/*.html",
 )
 # The languages' folder or suffix names where they differ from gettext_suite's.
-_NAMES = {"zh_CN": ("zh_CN", "zh-cn"), "pt_BR": ("pt-br",)}
+_NAMES = {"zh_CN": ("zh_CN", "zh-cn"), "pt_BR": ("pt-br", "pt_BR"), "nb": ("nb", "nn")}
 _BLOCKS = frozenset({"p", "li", "dd", "dt", "td", "th", "h1", "h2", "h3", "h4", "title"})
 _SKIPPED = frozenset({"pre", "script", "style", "code"})
 
