@@ -555,14 +555,19 @@ def _tld_reading_of_a_few_symbols(
 ) -> str | None:
     """The encoding of a few non-ASCII bytes in runs (``readings``: their valid CJK readings)
     among ASCII words that are English or of no language, where the TLD's locale encoding is
-    a CJK one: its reading, or its language's other encoding's where that reads full-width
-    characters and it half-width katakana; ``None`` where this does not apply. An arrow or a
+    a CJK one and no other language's reading is clearly typical of it: its reading, or its
+    language's other encoding's where that reads full-width characters and it half-width
+    katakana; ``None`` where this does not apply. An arrow or a
     figure's `図` on an English page of a Chinese or Japanese site (GBK's `→`) is no letter
     of the language a single-byte reading makes of it (x-mac-cyrillic's `°ъ`): nothing on the
     page says that language."""
     family = [name for name in _CJK_FAMILIES.get(_tld_name(tld) or "", ()) if name in readings]
-    if not family:
-        return None
+    if not family or any(
+        cjk_score(text, name) >= _CLEARLY_TYPICAL and _cjk_letters(text) >= _TELLING_LETTERS
+        for name, text in readings.items()
+        if name not in family
+    ):
+        return None  # (Japanese kana are Japanese on .cn too; one Hangul syllable says little)
     from .letters import page_is_english, page_languages
 
     page = _words_around(window)
@@ -570,6 +575,17 @@ def _tld_reading_of_a_few_symbols(
         return None
     full = [name for name in family if not _HALFWIDTH_KANA.search(readings[name])]
     return (full or family)[0]
+
+
+# Fewer different CJK letters than this (EUC-KR's syllable `왼` for EUC-JP's `図`, its `맒쩌`
+# twice for GBK's `附录` twice) are no reading clearly typical of its language, whatever their
+# share.
+_TELLING_LETTERS = 3
+
+
+def _cjk_letters(text: str) -> int:
+    """How many different non-ASCII letters ``text`` holds."""
+    return len({char for char in _ASCII_RUN.sub("", text) if char.isalpha()})
 
 
 def _tld_name(tld: str | None) -> str | None:

@@ -58,3 +58,11 @@ def test_a_page_whose_words_say_their_language_keeps_its_letters(text: str, enco
     # Dutch and German words on a Korean or Japanese site: the words decide, not the TLD.
     for host in ("www.example.kr", "www.example.jp", "www.example.cn"):
         assert decodes_right(html_page(text, encoding), encoding, f"http://{host}/")
+
+
+def test_a_heading_of_two_characters_twice_is_read_on_the_tld() -> None:
+    # GBK's `附录` ("appendix") is valid EUC-KR `맒쩌`, two syllables of KS X 1001 (its share
+    # of typical Hangul is full): two different letters say little; Japanese kana on .cn
+    # (tests/sniffing/test_detect.py) say more.
+    text = "附录 D. Tone mapping with the program’s “Exposure” tool. 附录 D. Tone mapping"
+    assert decodes_right(html_page(text, "GBK"), "GBK", "http://www.example.cn/")
