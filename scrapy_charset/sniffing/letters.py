@@ -1236,13 +1236,18 @@ _APHAERESIS_RESTS = (
 _Rule = tuple[frozenset[int], re.Pattern[bytes]]
 
 
+def _bytes_of(encoding: str, chars: str, start: int = 0) -> bytes:
+    """The bytes from ``start`` on that ``encoding`` reads as one of ``chars``."""
+    table = charmap_table(encoding)
+    return bytes(byte for byte in range(start, 0x100) if table[byte] in chars)
+
+
 def _pair_rule(encoding: str, first: str, second: str, keys_of: str) -> _Rule | None:
     """The rule finding a character of ``first`` before one of ``second`` in ``encoding``,
     about the bytes of the characters ``keys_of``; ``None`` when it has none of them."""
-    table = charmap_table(encoding)
-    first_bytes = bytes(byte for byte in range(0x100) if table[byte] in first)
-    second_bytes = bytes(byte for byte in range(0x100) if table[byte] in second)
-    keys = frozenset(byte - 0x80 for byte in range(0x80, 0x100) if table[byte] in keys_of)
+    first_bytes = _bytes_of(encoding, first)
+    second_bytes = _bytes_of(encoding, second)
+    keys = frozenset(byte - 0x80 for byte in _bytes_of(encoding, keys_of, 0x80))
     if not keys or not first_bytes or not second_bytes:
         return None
     pattern = b"[" + re.escape(first_bytes) + b"][" + re.escape(second_bytes) + b"]"
@@ -1317,11 +1322,10 @@ def _opening_mark_after_letter(encoding: str) -> _Rule | None:
 @cache
 def _nasal_before_non_vowel(encoding: str) -> _Rule | None:
     """`ñ` at a word's end or before a consonant in ``encoding``."""
-    table = charmap_table(encoding)
-    nasals = bytes(byte for byte in range(0x80, 0x100) if table[byte] in _NASAL)
+    nasals = _bytes_of(encoding, _NASAL, 0x80)
     if not nasals:
         return None
-    vowels = bytes(byte for byte in range(0x100) if table[byte] in _VOWELS_AFTER_NASAL)
+    vowels = _bytes_of(encoding, _VOWELS_AFTER_NASAL)
     pattern = b"[" + re.escape(nasals) + b"](?![" + re.escape(vowels) + b"])"
     return frozenset(byte - 0x80 for byte in nasals), re.compile(pattern)
 
@@ -1334,8 +1338,7 @@ _CIRCUMFLEX_CONSONANTS = "ĝĥĵŝĜĤĴŜ"
 @cache
 def _circumflex_at_word_end(encoding: str) -> _Rule | None:
     """`ĝ ĥ ĵ ŝ` after a letter and before none in ``encoding``."""
-    table = charmap_table(encoding)
-    consonants = bytes(b for b in range(0x80, 0x100) if table[b] in _CIRCUMFLEX_CONSONANTS)
+    consonants = _bytes_of(encoding, _CIRCUMFLEX_CONSONANTS, 0x80)
     if not consonants:
         return None
     letters = _letter_bytes(encoding)
