@@ -533,10 +533,16 @@ def _tld_reads_few_cjk(sample: bytes, readings: dict[str, str], tld: str | None)
     local = tld_default(tld)
     if local is None or local.name not in readings or _high_bytes(sample) >= _FEW_CJK_BYTES:
         return False
-    return all(
-        cjk_score(text, name) < _CLEARLY_TYPICAL
+    return not _another_is_typical(readings, (local.name,))
+
+
+def _another_is_typical(readings: dict[str, str], own: tuple[str, ...], letters: int = 0) -> bool:
+    """Whether one of ``readings`` but those ``own`` is clearly typical of its language, with
+    at least ``letters`` different letters."""
+    return any(
+        cjk_score(text, name) >= _CLEARLY_TYPICAL and _cjk_letters(text) >= letters
         for name, text in readings.items()
-        if name != local.name
+        if name not in own
     )
 
 
@@ -557,16 +563,11 @@ def _tld_reading_of_a_few_symbols(
     among ASCII words that are English or of no language, where the TLD's locale encoding is
     a CJK one and no other language's reading is clearly typical of it: its reading, or its
     language's other encoding's where that reads full-width characters and it half-width
-    katakana; ``None`` where this does not apply. An arrow or a
-    figure's `図` on an English page of a Chinese or Japanese site (GBK's `→`) is no letter
-    of the language a single-byte reading makes of it (x-mac-cyrillic's `°ъ`): nothing on the
-    page says that language."""
+    katakana; ``None`` where this does not apply. An arrow or a figure's `図` on an English page
+    of a Chinese or Japanese site (GBK's `→`) is no letter of the language a single-byte
+    reading makes of it (x-mac-cyrillic's `°ъ`): nothing on the page says that language."""
     family = [name for name in _CJK_FAMILIES.get(_tld_name(tld) or "", ()) if name in readings]
-    if not family or any(
-        cjk_score(text, name) >= _CLEARLY_TYPICAL and _cjk_letters(text) >= _TELLING_LETTERS
-        for name, text in readings.items()
-        if name not in family
-    ):
+    if not family or _another_is_typical(readings, tuple(family), _TELLING_LETTERS):
         return None  # (Japanese kana are Japanese on .cn too; one Hangul syllable says little)
     from .letters import page_is_english, page_languages
 
@@ -959,10 +960,11 @@ class CharsetNormalizerDetector:
         ranked: Ranking | None = None
         readings: dict[str, str] | None = None
         if _high_bytes(sample) < _FEW_BYTES:
-            readings = multi_byte_readings(sample)
-            symbols = _tld_reading_of_a_few_symbols(readings, tld, prefix)
-            if symbols is not None:  # the TLD decides (or its language's other encoding)
-                return None if symbols == _tld_name(tld) else get_encoding(symbols)
+            if _tld_name(tld) in _CJK_FAMILIES:
+                readings = multi_byte_readings(sample)
+                symbols = _tld_reading_of_a_few_symbols(readings, tld, prefix)
+                if symbols is not None:  # the TLD decides (or its language's other encoding)
+                    return None if symbols == _tld_name(tld) else get_encoding(symbols)
             ranked = ranked_readings(sample)
             if _reads_as_letters(sample, ranked):
                 return choose_single_byte(sample, tld, window=prefix, ranked=ranked)

@@ -879,9 +879,9 @@ def prefer_clear_page_language(
     usually served in (:func:`usual_encodings`), and they win as another language, on the
     letters of a foreign name (Icelandic `Norðurþing` in German text read as windows-1257's
     Baltic `Noršuržing`, `Võro` among Italian words as ISO-8859-3's Maltese `Vġro`): the
-    ``candidates`` in the usual encodings (but those ``ruled_out``) that read
-    ``sample`` as the words' language as well as any reading within the margin below ``score``
-    does, in candidate order. The tied readings otherwise (a Slovak name among Romanian words
+    ``candidates`` in the usual encodings (but those ``ruled_out``) that read ``sample`` as the
+    words' language as well as any reading within the margin below ``score`` does, in
+    candidate order. The tied readings otherwise (a Slovak name among Romanian words
     keeps ISO-8859-2's `Ľ`: Romanian is served in both ISO-8859-2 and windows-1250)."""
     if not tied or not page_language_is_clear(page):
         return tied
@@ -908,7 +908,7 @@ def prefer_clear_page_language(
     # (Letters stay letters: a reading that makes a name's letter a sign reads the words'
     # language better only by reading the name as no word. Bytes in no word with an ASCII
     # letter are no name's: guillemets around nothing, `«»`, are no Slovak `Ťť`.)
-    letters_of_tied = _keys_in_words(sample, winner).intersection(
+    letters_of_tied = _keys_in_words(sample, tied[0]).intersection(
         *(_letter_keys(name) for name in tied)
     )
     scores: dict[str, float] = {}
@@ -1035,11 +1035,11 @@ def prefer_page_language(
 ) -> list[str]:
     """Where ``sample`` has a few non-ASCII bytes only and the ASCII words of ``page`` (the
     part of the page around them) are clearly of another language than the ``tied``
-    readings' letters say, the ``candidates`` (but those ``ruled_out``) that
-    read every one of those bytes as a letter or a sign of the words' language, and read them
-    as that language better than the tied readings do: ISO-8859-16's `„da”` among Romanian
-    words is no Slovak `Ľdaľ` (ISO-8859-2). A letter or two weigh less than a page of words.
-    The tied readings otherwise."""
+    readings' letters say, the ``candidates`` (but those ``ruled_out``) that read every one of
+    those bytes as a letter or a sign of the words' language, and read them as that language
+    better than the tied readings do: ISO-8859-16's `„da”` among Romanian words is no Slovak
+    `Ľdaľ` (ISO-8859-2). A letter or two weigh less than a page of words. The tied readings
+    otherwise."""
     keys, numbers = _byte_counts(sample)
     high = sum(numbers)
     if not high or high >= _FEW_LETTERS:
@@ -1354,25 +1354,15 @@ def _encoded(text: str, encoding: str) -> bytes | None:
         return None
 
 
-def _keys_in_words(sample: bytes, table: str) -> frozenset[int]:
-    """The non-ASCII bytes (- 0x80) of ``sample`` that are somewhere in a word with an ASCII
-    letter, read by ``table`` (a single-byte encoding's ``charmap_table``)."""
-    found: set[int] = set()
-    size = len(sample)
-    position = 0
-    while position < size:
-        if sample[position] < 0x80 or not _is_letter(table[sample[position]]):
-            position += 1
-            continue
-        start = position
-        while start > 0 and _is_letter(table[sample[start - 1]]):
-            start -= 1
-        while position < size and _is_letter(table[sample[position]]):
-            position += 1
-        word = sample[start:position]
-        if not word.isascii() and any(byte < 0x80 for byte in word):
-            found.update(byte - 0x80 for byte in word if byte >= 0x80)
-    return frozenset(found)
+def _keys_in_words(sample: bytes, encoding: str) -> frozenset[int]:
+    """The non-ASCII bytes (- 0x80) of ``sample`` that ``encoding`` reads as Latin letters of
+    a word with an ASCII letter (``_WORD_WITH_ASCII`` over its ``_run_table`` marks)."""
+    marks = sample.translate(_run_table(encoding))
+    found = b"".join(
+        sample[match.start() : match.end()].translate(None, _ASCII_BYTES)
+        for match in _WORD_WITH_ASCII.finditer(marks)
+    )
+    return frozenset(byte - 0x80 for byte in found)
 
 
 @cache
